@@ -1,0 +1,1 @@
+"""meldhall: a self-hosted multiplayer server for Gin Rummy and Rummikub."""

@@ -1,0 +1,1 @@
+"""Pure rules engines. Only the standard library and app.games may be imported here."""

@@ -1,0 +1,104 @@
+"""The interface every rules engine offers the rest of meldhall.
+
+An engine is a pure state machine for one whole match of one game: no I/O, no clock, no
+global random. Every random choice comes from a `random.Random` whose state is part of the
+engine's state, so a match is fully defined by (config, seed or deck order, action log).
+
+Seats are numbered 0..players-1. An action is a small JSON-able dict with a "type" key.
+System actions (dealing the next hand, a turn timer running out) are applied with seat None
+by the room that owns the engine. State leaves an engine only through `view(seat)`;
+`view(None)` is the spectator's view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Protocol, Self
+
+Seat = int
+Action = dict[str, Any]
+View = dict[str, Any]
+Config = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse; the engine's state is unchanged when it is raised."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Engine(Protocol):
+    """What rooms, bots, storage and the API may rely on."""
+
+    name: ClassVar[str]
+
+    @classmethod
+    def options(cls) -> list[dict[str, Any]]:
+        """Each variant option: name, type, default, allowed values or bounds, description."""
+        ...
+
+    @classmethod
+    def validate_config(cls, raw: Mapping[str, Any], players: int) -> Config:
+        """Defaults filled in and every value checked; raises IllegalAction("bad_config")."""
+        ...
+
+    @classmethod
+    def seat_range(cls) -> tuple[int, int]:
+        """The smallest and largest number of players the game supports."""
+        ...
+
+    @classmethod
+    def new(
+        cls,
+        config: Mapping[str, Any],
+        players: int,
+        seed: int | None = None,
+        deck: list[str] | None = None,
+    ) -> Self:
+        """A new match; `deck` fixes the order of cards or tiles (first dealt first)."""
+        ...
+
+    @property
+    def phase(self) -> str:
+        """The engine's phase name, e.g. "playing", "hand_over", "match_over"."""
+        ...
+
+    def to_act(self) -> list[Seat]:
+        """Seats that may act now; empty between hands and after the match."""
+        ...
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        """Every legal action where the set is enumerable, else one template per action type."""
+        ...
+
+    def apply(self, seat: Seat | None, action: Mapping[str, Any]) -> None:
+        """Apply one action or raise IllegalAction and leave the state as it was."""
+        ...
+
+    def view(self, seat: Seat | None) -> View:
+        """Everything `seat` may know, and nothing more; None is a spectator."""
+        ...
+
+    def hidden_from(self, seat: Seat | None) -> set[str]:
+        """Card or tile names/ids that `seat` may not see right now (for leak tests)."""
+        ...
+
+    def is_over(self) -> bool: ...
+
+    def result(self) -> dict[str, Any] | None:
+        """Final scores and winner once the match is over, else None."""
+        ...
+
+    def hand_results(self) -> list[dict[str, Any]]:
+        """One record per finished hand or round, in order (storage keeps them)."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data; `from_json(to_json())` continues exactly like the original."""
+        ...
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self: ...
