@@ -1,0 +1,63 @@
+"""Every setting of the server, read once from the environment (prefix MELDHALL_)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="MELDHALL_", extra="ignore")
+
+    environment: Literal["development", "production"] = "development"
+    database_url: str = Field(
+        default="",
+        validation_alias="DATABASE_URL",
+        description="SQLAlchemy async URL; empty means a SQLite file in data_dir",
+    )
+    data_dir: Path = Path("data")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins allowed to open the WebSocket besides the server's own",
+    )
+    log_level: Literal["critical", "error", "warning", "info", "debug"] = "info"
+    bot_delay_ms: int = Field(default=700, ge=0, le=60_000)
+    reconnect_grace_s: int = Field(default=60, ge=0, le=86_400)
+    between_hands_s: int = Field(default=20, ge=0, le=3_600)
+    ws_max_message_bytes: int = Field(default=16_384, ge=1_024, le=1_048_576)
+    ws_messages_per_second: float = Field(default=20.0, gt=0)
+    ws_burst: int = Field(default=40, ge=1)
+    ws_compression: bool = False
+    ws_ping_interval_s: float = Field(default=20.0, gt=0)
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{self.data_dir / 'meldhall.db'}"
+
+    @model_validator(mode="after")
+    def refuse_unsafe_combinations(self) -> Settings:
+        if self.environment == "production" and "*" in self.allowed_origins:
+            raise ValueError(
+                "MELDHALL_ALLOWED_ORIGINS may not contain '*' in production: "
+                "any web page could then act with a visitor's seat token"
+            )
+        url = self.database_url
+        if url and not url.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+            raise ValueError(
+                "DATABASE_URL must use an async driver: sqlite+aiosqlite:// or "
+                f"postgresql+asyncpg://, got {url.split('://', 1)[0]}://"
+            )
+        return self
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
