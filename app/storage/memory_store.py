@@ -1,0 +1,225 @@
+"""The match store kept in this process: for tests and as the benchmark's baseline.
+
+Every dict goes through a JSON round trip on the way in, so callers see exactly what the SQL
+store would give back (tuples become lists, keys become strings) and cannot alias stored data.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from app.storage.player_stats import PlayerMatch, compute_player_stats
+from app.storage.records import (
+    ACTIVE,
+    END_STATUSES,
+    FINISHED,
+    STATUSES,
+    ActionRecord,
+    HandRecord,
+    MatchDetail,
+    MatchSummary,
+    PlayerStats,
+    SeatRecord,
+    StoredMatch,
+    StoreError,
+)
+
+
+def as_json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class _Match:
+    match_id: str
+    room_id: str
+    game: str
+    config: dict[str, Any]
+    seed: int
+    players: int
+    room_meta: dict[str, Any]
+    created_at: datetime
+    seats: dict[int, SeatRecord]
+    status: str = ACTIVE
+    finished_at: datetime | None = None
+    result: dict[str, Any] | None = None
+    actions: list[ActionRecord] = field(default_factory=list)
+    action_indexes: set[int] = field(default_factory=set)
+    hands: dict[int, HandRecord] = field(default_factory=dict)
+
+
+class MemoryMatchStore:
+    def __init__(self) -> None:
+        self._matches: dict[str, _Match] = {}
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    def _get(self, match_id: str) -> _Match:
+        match = self._matches.get(match_id)
+        if match is None:
+            raise StoreError("unknown_match", f"no match with id {match_id!r}")
+        return match
+
+    async def create_match(
+        self,
+        *,
+        match_id: str,
+        room_id: str,
+        game: str,
+        config: dict[str, Any],
+        seed: int,
+        players: int,
+        seats: list[SeatRecord],
+        room_meta: dict[str, Any],
+    ) -> None:
+        if match_id in self._matches:
+            raise StoreError("duplicate_match", f"a match with id {match_id!r} already exists")
+        self._matches[match_id] = _Match(
+            match_id=match_id,
+            room_id=room_id,
+            game=game,
+            config=as_json(config),
+            seed=seed,
+            players=players,
+            room_meta=as_json(room_meta),
+            created_at=now(),
+            seats={s.seat: s for s in seats},
+        )
+
+    async def update_seat(self, *, match_id: str, seat: SeatRecord) -> None:
+        self._get(match_id).seats[seat.seat] = seat
+
+    async def update_room_meta(self, *, match_id: str, room_meta: dict[str, Any]) -> None:
+        self._get(match_id).room_meta = as_json(room_meta)
+
+    async def append_action(
+        self, *, match_id: str, index: int, seat: int | None, action: dict[str, Any]
+    ) -> None:
+        match = self._get(match_id)
+        if index in match.action_indexes:
+            raise StoreError(
+                "duplicate_action", f"match {match_id!r} already has an action at index {index}"
+            )
+        match.action_indexes.add(index)
+        match.actions.append(ActionRecord(index=index, seat=seat, action=as_json(action), at=now()))
+
+    async def record_hand(self, *, match_id: str, hand_index: int, result: dict[str, Any]) -> None:
+        hand = HandRecord(hand_index=hand_index, result=as_json(result), at=now())
+        self._get(match_id).hands[hand_index] = hand
+
+    async def finish_match(
+        self,
+        *,
+        match_id: str,
+        status: str,
+        result: dict[str, Any] | None,
+        final_scores: list[int] | None,
+    ) -> None:
+        if status not in END_STATUSES:
+            raise StoreError("bad_status", f"a match ends as one of {END_STATUSES}, not {status!r}")
+        match = self._get(match_id)
+        match.status = status
+        match.finished_at = now()
+        match.result = as_json(result)
+        for seat, score in enumerate(final_scores or []):
+            if seat in match.seats:
+                match.seats[seat] = replace(match.seats[seat], final_score=score)
+
+    def _stored(self, match: _Match) -> StoredMatch:
+        return StoredMatch(
+            match_id=match.match_id,
+            room_id=match.room_id,
+            game=match.game,
+            config=as_json(match.config),
+            seed=match.seed,
+            players=match.players,
+            status=match.status,
+            created_at=match.created_at,
+            finished_at=match.finished_at,
+            result=as_json(match.result),
+            room_meta=as_json(match.room_meta),
+            seats=sorted(match.seats.values(), key=lambda s: s.seat),
+            actions=sorted(match.actions, key=lambda a: a.index),
+        )
+
+    async def unfinished_matches(self) -> list[StoredMatch]:
+        active = [m for m in self._matches.values() if m.status == ACTIVE]
+        return [self._stored(m) for m in sorted(active, key=lambda m: m.created_at)]
+
+    async def load_match(self, *, match_id: str) -> StoredMatch | None:
+        match = self._matches.get(match_id)
+        return None if match is None else self._stored(match)
+
+    def _summary(self, match: _Match) -> MatchSummary:
+        return MatchSummary(
+            match_id=match.match_id,
+            room_id=match.room_id,
+            game=match.game,
+            players=match.players,
+            status=match.status,
+            created_at=match.created_at,
+            finished_at=match.finished_at,
+            seats=sorted(match.seats.values(), key=lambda s: s.seat),
+            result=as_json(match.result),
+        )
+
+    async def list_matches(
+        self,
+        *,
+        game: str | None = None,
+        player: str | None = None,
+        status: str | None = None,
+        limit: int = 20,
+        offset: int = 0,
+    ) -> tuple[list[MatchSummary], int]:
+        if status is not None and status not in STATUSES:
+            raise StoreError("bad_status", f"status is one of {STATUSES}, not {status!r}")
+        chosen = [
+            m
+            for m in self._matches.values()
+            if (game is None or m.game == game)
+            and (status is None or m.status == status)
+            and (player is None or any(s.name == player for s in m.seats.values()))
+        ]
+        # Newest first; the id breaks ties so pages never overlap.
+        chosen.sort(key=lambda m: (m.created_at, m.match_id), reverse=True)
+        page = chosen[offset : offset + limit]
+        return [self._summary(m) for m in page], len(chosen)
+
+    async def match_detail(self, *, match_id: str) -> MatchDetail | None:
+        match = self._matches.get(match_id)
+        if match is None:
+            return None
+        return MatchDetail(
+            summary=self._summary(match),
+            config=as_json(match.config),
+            seed=match.seed,
+            action_count=len(match.actions),
+            hands=[match.hands[i] for i in sorted(match.hands)],
+        )
+
+    async def player_stats(self, *, name: str) -> PlayerStats:
+        entries = [
+            PlayerMatch(
+                game=m.game,
+                seat=seat.seat,
+                result=m.result,
+                hands=[m.hands[i].result for i in sorted(m.hands)],
+            )
+            for m in self._matches.values()
+            if m.status == FINISHED
+            for seat in m.seats.values()
+            if seat.name == name
+        ]
+        return compute_player_stats(name, entries)

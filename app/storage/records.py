@@ -1,0 +1,116 @@
+"""Plain records the match store returns: never ORM rows, never wire models."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+ACTIVE = "active"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+STATUSES = (ACTIVE, FINISHED, ABANDONED)
+END_STATUSES = (FINISHED, ABANDONED)
+
+
+class StoreError(Exception):
+    """A request the store refuses, with a stable machine code and a human message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    name: str
+    kind: str  # "human" | "bot"
+    level: str | None
+    token_hash: str | None
+    final_score: int | None = None
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    index: int
+    seat: int | None
+    action: dict[str, Any]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    hand_index: int
+    result: dict[str, Any]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """Everything needed to rebuild a match: replaying `actions` through the engine."""
+
+    match_id: str
+    room_id: str
+    game: str
+    config: dict[str, Any]
+    seed: int
+    players: int
+    status: str
+    created_at: datetime
+    finished_at: datetime | None
+    result: dict[str, Any] | None
+    room_meta: dict[str, Any]
+    seats: list[SeatRecord]
+    actions: list[ActionRecord]
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    match_id: str
+    room_id: str
+    game: str
+    players: int
+    status: str
+    created_at: datetime
+    finished_at: datetime | None
+    seats: list[SeatRecord]
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class MatchDetail:
+    summary: MatchSummary
+    config: dict[str, Any]
+    seed: int
+    action_count: int
+    hands: list[HandRecord]
+
+
+@dataclass(frozen=True)
+class GinStats:
+    hands_played: int = 0
+    hands_won: int = 0
+    knocks: int = 0
+    gins: int = 0
+    big_gins: int = 0
+    undercuts: int = 0
+    undercut_against: int = 0
+    average_deadwood_at_knock: float | None = None
+
+
+@dataclass(frozen=True)
+class RummikubStats:
+    rounds_played: int = 0
+    rounds_won: int = 0
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    name: str
+    matches_played: int
+    matches_won: int
+    matches_by_game: dict[str, int] = field(default_factory=dict)
+    gin_rummy: GinStats = field(default_factory=GinStats)
+    rummikub: RummikubStats = field(default_factory=RummikubStats)

@@ -1,0 +1,149 @@
+"""The match store: what rooms write (write-ahead) and what history reads.
+
+A match is fully defined by (game, config, seed, action log), so the store keeps exactly that,
+plus the seats (names, hashed tokens, final scores), the room's metadata needed to rebuild the
+room after a crash, and each hand's result for history and statistics.
+
+`open_store(url)` picks the implementation: "memory://" keeps everything in this process (tests,
+the bench baseline); any SQLAlchemy async URL (sqlite+aiosqlite://, postgresql+asyncpg://)
+gives the SQL store, whose schema must already exist (see app.storage.migrate).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from app.storage.records import (
+    ABANDONED,
+    ACTIVE,
+    END_STATUSES,
+    FINISHED,
+    STATUSES,
+    ActionRecord,
+    GinStats,
+    HandRecord,
+    MatchDetail,
+    MatchSummary,
+    PlayerStats,
+    RummikubStats,
+    SeatRecord,
+    StoredMatch,
+    StoreError,
+)
+
+__all__ = [
+    "ABANDONED",
+    "ACTIVE",
+    "END_STATUSES",
+    "FINISHED",
+    "STATUSES",
+    "ActionRecord",
+    "GinStats",
+    "HandRecord",
+    "MatchDetail",
+    "MatchStore",
+    "MatchSummary",
+    "PlayerStats",
+    "RummikubStats",
+    "SeatRecord",
+    "StoreError",
+    "StoredMatch",
+    "open_store",
+]
+
+
+class MatchStore(Protocol):
+    """Every method is keyword-only; errors are StoreError with a stable code."""
+
+    async def start(self) -> None:
+        """Open connections and start the group-commit writer."""
+        ...
+
+    async def close(self) -> None:
+        """Flush everything pending, then close."""
+        ...
+
+    async def create_match(
+        self,
+        *,
+        match_id: str,
+        room_id: str,
+        game: str,
+        config: dict[str, Any],
+        seed: int,
+        players: int,
+        seats: list[SeatRecord],
+        room_meta: dict[str, Any],
+    ) -> None:
+        """A new active match; StoreError("duplicate_match") if the id exists."""
+        ...
+
+    async def update_seat(self, *, match_id: str, seat: SeatRecord) -> None:
+        """Insert or replace the seat with `seat.seat` (a join, a bot, a leave)."""
+        ...
+
+    async def update_room_meta(self, *, match_id: str, room_meta: dict[str, Any]) -> None:
+        """Replace the room metadata kept for rebuilding the room."""
+        ...
+
+    async def append_action(
+        self, *, match_id: str, index: int, seat: int | None, action: dict[str, Any]
+    ) -> None:
+        """Return only once the action is committed; concurrent calls share one transaction.
+
+        StoreError("duplicate_action") if (match_id, index) is already logged,
+        StoreError("unknown_match") if the match does not exist.
+        """
+        ...
+
+    async def record_hand(self, *, match_id: str, hand_index: int, result: dict[str, Any]) -> None:
+        """Keep one hand's or round's result; recording the same index again replaces it."""
+        ...
+
+    async def finish_match(
+        self,
+        *,
+        match_id: str,
+        status: str,
+        result: dict[str, Any] | None,
+        final_scores: list[int] | None,
+    ) -> None:
+        """Close the match as "finished" or "abandoned"; final_scores are per seat."""
+        ...
+
+    async def unfinished_matches(self) -> list[StoredMatch]:
+        """Every active match with its seats and its actions in log order."""
+        ...
+
+    async def load_match(self, *, match_id: str) -> StoredMatch | None:
+        """One match with seats and ordered actions (replays), or None."""
+        ...
+
+    async def list_matches(
+        self,
+        *,
+        game: str | None = None,
+        player: str | None = None,
+        status: str | None = None,
+        limit: int = 20,
+        offset: int = 0,
+    ) -> tuple[list[MatchSummary], int]:
+        """Newest first; the int is the total matching the filters, ignoring limit/offset."""
+        ...
+
+    async def match_detail(self, *, match_id: str) -> MatchDetail | None: ...
+
+    async def player_stats(self, *, name: str) -> PlayerStats:
+        """Counts over every finished match in which a seat had this display name."""
+        ...
+
+
+def open_store(url: str) -> MatchStore:
+    """The store for a URL: "memory://" or a SQLAlchemy async database URL."""
+    if url.startswith("memory://"):
+        from app.storage.memory_store import MemoryMatchStore
+
+        return MemoryMatchStore()
+    from app.storage.sql_store import SqlMatchStore
+
+    return SqlMatchStore(url)
