@@ -25,6 +25,7 @@ from app.storage.records import (
     SeatRecord,
     StoredMatch,
     StoreError,
+    check_seed,
 )
 
 
@@ -83,6 +84,7 @@ class MemoryMatchStore:
         seats: list[SeatRecord],
         room_meta: dict[str, Any],
     ) -> None:
+        check_seed(seed)
         if match_id in self._matches:
             raise StoreError("duplicate_match", f"a match with id {match_id!r} already exists")
         self._matches[match_id] = _Match(

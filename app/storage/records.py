@@ -22,6 +22,15 @@ class StoreError(Exception):
         self.message = message
 
 
+# Seeds are stored as signed 64-bit integers (BIGINT); draw them with randbits(63) or fewer.
+SEED_RANGE = range(-(2**63), 2**63)
+
+
+def check_seed(seed: int) -> None:
+    if seed not in SEED_RANGE:
+        raise StoreError("bad_seed", f"a seed must fit in a signed 64-bit integer, got {seed}")
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     seat: int

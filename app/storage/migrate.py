@@ -1,0 +1,43 @@
+"""Bring a database's schema to the newest migration: the only way the schema comes to exist."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Connection
+
+from app.storage.database import create_engine
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def alembic_config(url: str) -> Config:
+    """Alembic's configuration without any ini file, so an installed package works anywhere."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    # ConfigParser interpolation would read a '%' in a password as a reference.
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def _upgrade(connection: Connection, config: Config) -> None:
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+async def upgrade_to_head(url: str) -> None:
+    """Apply every migration not yet applied; safe to call on every start."""
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_upgrade, alembic_config(url))
+    finally:
+        await engine.dispose()
+
+
+def upgrade_to_head_sync(url: str) -> None:
+    """The same, for callers outside an event loop (the `meldhall migrate` command)."""
+    asyncio.run(upgrade_to_head(url))
