@@ -1,0 +1,135 @@
+"""What each seat may see of a Rummikub match, and the action templates it may send."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from app.games.engine import Action, IllegalAction, Seat, View
+from app.games.rummikub.melds import read_meld
+from app.games.rummikub.tiles import is_joker
+
+if TYPE_CHECKING:
+    from app.games.rummikub.engine import Rummikub
+
+
+def meld_view(meld: Sequence[str], declared: Mapping[str, str]) -> dict[str, Any]:
+    """A meld as shown: its tiles, kind, value, each joker's meaning, and why it is invalid."""
+    reading = read_meld(meld, declared)
+    jokers = {
+        tile: list(faces)
+        for tile, faces in zip(meld, reading.stands_for or [()] * len(meld), strict=True)
+        if is_joker(tile)
+    }
+    return {
+        "tiles": list(meld),
+        "kind": reading.kind,
+        "value": reading.value,
+        "jokers": jokers,
+        "declared": {tile: declared[tile] for tile in meld if tile in declared},
+        "valid": reading.valid,
+        "reason": reading.error,
+    }
+
+
+def _tentative(game: Rummikub) -> dict[str, Any] | None:
+    turn = game.turn
+    if turn is None:
+        return None
+    problem = None
+    try:
+        game.check_tentative()
+    except IllegalAction as refusal:
+        problem = {"code": refusal.code, "message": refusal.message}
+    laid = set(turn.laid)
+    initial_points = 0
+    if not game.melded[game.current]:
+        initial_points = sum(
+            read_meld(meld, turn.declared).value
+            for meld in turn.table
+            if meld and all(tile in laid for tile in meld)
+        )
+    return {
+        "table": [meld_view(meld, turn.declared) for meld in turn.table],
+        "laid": list(turn.laid),
+        "initial_points": initial_points,
+        "ready": problem is None,
+        "problem": problem,
+    }
+
+
+def build_view(game: Rummikub, seat: Seat | None) -> View:
+    """Everything `seat` may know; racks other than one's own only once the round is over."""
+    playing = game.phase == "playing"
+    last = game.results[-1] if game.results and not playing else None
+    return {
+        "game": game.name,
+        "phase": game.phase,
+        "seat": seat,
+        "players": game.players,
+        "config": dict(game.config),
+        "round": game.round,
+        "to_act": game.to_act(),
+        "turn": {
+            "seat": game.current,
+            "number": game.turn_number,
+            "timer_s": game.config["turn_timer_s"],
+        }
+        if playing
+        else None,
+        "rack": list(game.racks[seat]) if seat is not None and playing else None,
+        "seats": [
+            {
+                "seat": other,
+                "rack_size": len(rack),
+                "initial_meld_done": game.melded[other],
+                "score": game.scores[other],
+            }
+            for other, rack in enumerate(game.racks)
+        ],
+        "pool_size": len(game.pool),
+        "passes_in_row": game.passes,
+        "first_draw": [list(faces) for faces in game.first_draw],
+        "table": [meld_view(meld, game.declared) for meld in game.table],
+        "tentative": _tentative(game) if playing else None,
+        "scores": list(game.scores),
+        "rounds": [
+            {key: record[key] for key in ("round", "winner", "reason", "points", "totals")}
+            for record in game.results
+        ],
+        "last_round": dict(last) if last is not None else None,
+        "result": game.result(),
+    }
+
+
+def legal_templates(game: Rummikub, seat: Seat | None) -> list[Action]:
+    """One template per action type allowed now; `end_turn` only when it would pass."""
+    if seat is None:
+        if game.phase == "playing" and game.config["turn_timer_s"]:
+            return [{"type": "timeout"}]
+        if game.phase == "round_over":
+            return [{"type": "next_round"}]
+        return []
+    if game.phase != "playing" or seat != game.current:
+        return []
+    turn = game.turn
+    table = turn.table if turn is not None else game.table
+    actions: list[Action] = [{"type": "play", "table": [], "jokers": {}}]
+    actions.append({"type": "draw"} if game.pool else {"type": "pass"})
+    actions.append({"type": "move", "tile": "", "to": "new"})
+    if any(len(meld) > 1 for meld in table):
+        actions.append({"type": "split", "meld": 0, "at": 1})
+    if len(table) > 1:
+        actions.append({"type": "merge", "meld": 0, "into": 1})
+    if any(is_joker(tile) for meld in table for tile in meld):
+        actions.append({"type": "declare", "joker": "J1", "as": None})
+    if turn is not None:
+        actions.append({"type": "reset"})
+        if turn.laid:
+            actions.append({"type": "return", "tile": turn.laid[0]})
+        try:
+            game.check_tentative()
+            actions.append({"type": "end_turn"})
+        except IllegalAction:
+            pass
+    return actions
