@@ -1,0 +1,207 @@
+"""Write-ahead: an acknowledged action is committed, survives a killed process, and a failed
+commit acknowledges nothing. Concurrent actions share commits."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from app.storage.database import create_engine
+from app.storage.group_commit import GroupCommitWriter
+from app.storage.migrate import upgrade_to_head
+from app.storage.sql_store import SqlMatchStore
+from app.storage.store import SeatRecord, StoreError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A child process that logs actions as fast as it can and prints each index once acknowledged.
+WRITER = """
+import asyncio, sys
+from app.storage.store import SeatRecord, open_store
+
+async def main(url):
+    store = open_store(url)
+    await store.start()
+    seat = SeatRecord(seat=0, name="ann", kind="human", level=None, token_hash=None)
+    await store.create_match(match_id="m", room_id="r", game="gin_rummy", config={}, seed=1,
+                             players=2, seats=[seat], room_meta={})
+    print("created", flush=True)
+    next_index = 0
+
+    async def one(i):
+        await store.append_action(match_id="m", index=i, seat=0, action={"i": i})
+        print(i, flush=True)
+
+    while True:
+        await asyncio.gather(*(one(next_index + k) for k in range(8)))
+        next_index += 8
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def sql_store(url: str) -> SqlMatchStore:
+    await upgrade_to_head(url)
+    store = SqlMatchStore(url)
+    await store.start()
+    return store
+
+
+async def create(store: SqlMatchStore, match_id: str) -> None:
+    seat = SeatRecord(seat=0, name="ann", kind="human", level=None, token_hash=None)
+    await store.create_match(
+        match_id=match_id,
+        room_id="r",
+        game="gin_rummy",
+        config={},
+        seed=1,
+        players=2,
+        seats=[seat],
+        room_meta={},
+    )
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def sql_url(request: pytest.FixtureRequest) -> str:
+    return str(request.getfixturevalue(f"{request.param}_url"))
+
+
+async def test_concurrent_actions_from_many_rooms_share_commits(sql_url: str) -> None:
+    store = await sql_store(sql_url)
+    try:
+        for m in range(20):
+            await create(store, f"m{m}")
+        before = store.writer.batches
+
+        async def room(match_id: str) -> None:
+            for i in range(10):
+                await store.append_action(match_id=match_id, index=i, seat=0, action={"i": i})
+
+        await asyncio.gather(*(room(f"m{m}") for m in range(20)))
+        commits = store.writer.batches - before
+    finally:
+        await store.close()
+    # 200 actions, 20 rooms acting at once: about one commit per round of the rooms.
+    assert commits <= 40
+
+
+async def test_closing_commits_every_action_already_submitted(sql_url: str) -> None:
+    store = await sql_store(sql_url)
+    await create(store, "m")
+    pending = [
+        asyncio.create_task(store.append_action(match_id="m", index=i, seat=0, action={"i": i}))
+        for i in range(50)
+    ]
+    await asyncio.sleep(0)
+    await store.close()
+    await asyncio.gather(*pending)
+
+    reopened = await sql_store(sql_url)
+    try:
+        match = await reopened.load_match(match_id="m")
+    finally:
+        await reopened.close()
+    assert match is not None
+    assert [a.index for a in match.actions] == list(range(50))
+
+
+async def test_an_action_after_close_is_refused(sql_url: str) -> None:
+    store = await sql_store(sql_url)
+    await create(store, "m")
+    await store.close()
+    with pytest.raises(StoreError) as refused:
+        await store.append_action(match_id="m", index=0, seat=0, action={})
+    assert refused.value.code == "store_closed"
+
+
+async def test_a_failed_commit_acknowledges_nothing(sqlite_url: str) -> None:
+    store = await sql_store(sqlite_url)
+    try:
+        await create(store, "m")
+        await store.append_action(match_id="m", index=0, seat=0, action={"ok": True})
+        saboteur = create_engine(sqlite_url)
+        async with saboteur.begin() as connection:
+            await connection.execute(text("ALTER TABLE actions RENAME TO actions_gone"))
+        await saboteur.dispose()
+        results = await asyncio.gather(
+            *(
+                store.append_action(match_id="m", index=i, seat=0, action={"i": i})
+                for i in range(1, 6)
+            ),
+            return_exceptions=True,
+        )
+    finally:
+        await store.close()
+    assert all(isinstance(r, Exception) for r in results)
+
+
+async def test_a_batch_with_one_bad_write_commits_the_others() -> None:
+    committed: list[int] = []
+
+    async def commit_batch(items: list[int]) -> None:
+        if any(i < 0 for i in items):
+            raise ValueError("a negative item spoils the batch")
+        committed.extend(items)
+
+    async def commit_one(item: int) -> None:
+        if item < 0:
+            raise ValueError(f"{item} is negative")
+        committed.append(item)
+
+    writer = GroupCommitWriter[int](commit_batch, commit_one)
+    writer.start()
+    results = await asyncio.gather(
+        *(writer.submit(i) for i in (1, 2, -3, 4)), return_exceptions=True
+    )
+    await writer.close()
+    assert results[:2] == [None, None]
+    assert isinstance(results[2], ValueError)
+    assert results[3] is None
+    assert sorted(committed) == [1, 2, 4]
+    assert writer.batches == 1
+
+
+async def read_acknowledged(process: asyncio.subprocess.Process, count: int) -> list[int]:
+    assert process.stdout is not None
+    assert (await process.stdout.readline()).strip() == b"created"
+    acknowledged = []
+    while len(acknowledged) < count:
+        line = await process.stdout.readline()
+        assert line, "the writer process ended early"
+        acknowledged.append(int(line))
+    return acknowledged
+
+
+async def test_every_acknowledged_action_survives_sigkill(sql_url: str) -> None:
+    await upgrade_to_head(sql_url)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        WRITER,
+        sql_url,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        acknowledged = await asyncio.wait_for(read_acknowledged(process, 300), timeout=60)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+
+    store = await sql_store(sql_url)
+    try:
+        match = await store.load_match(match_id="m")
+    finally:
+        await store.close()
+    assert match is not None
+    logged = [a.index for a in match.actions]
+    assert set(acknowledged) <= set(logged)
+    assert logged == list(range(len(logged)))

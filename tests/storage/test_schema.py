@@ -1,0 +1,113 @@
+"""Migrations are the only source of the schema, and they agree with the models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection
+
+from app.storage.database import create_engine
+from app.storage.migrate import upgrade_to_head, upgrade_to_head_sync
+from app.storage.models import Base
+
+TABLES = {"matches", "seats", "actions", "hand_results", "alembic_version"}
+
+
+def differences(connection: Connection) -> list[Any]:
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return list(compare_metadata(context, Base.metadata))
+
+
+async def migrated_differences(url: str) -> list[Any]:
+    await upgrade_to_head(url)
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return await connection.run_sync(differences)
+    finally:
+        await engine.dispose()
+
+
+async def table_names(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return set(await connection.run_sync(lambda c: inspect(c).get_table_names()))
+    finally:
+        await engine.dispose()
+
+
+async def test_models_and_migrations_agree_on_sqlite(sqlite_url: str) -> None:
+    assert await migrated_differences(sqlite_url) == []
+
+
+@pytest.mark.postgres
+async def test_models_and_migrations_agree_on_postgres(postgres_url: str) -> None:
+    assert await migrated_differences(postgres_url) == []
+
+
+async def test_an_empty_database_has_no_tables_until_migrated(sqlite_url: str) -> None:
+    assert await table_names(sqlite_url) == set()
+    await upgrade_to_head(sqlite_url)
+    assert await table_names(sqlite_url) == TABLES
+
+
+@pytest.mark.postgres
+async def test_postgres_gets_every_table_from_the_migrations(postgres_url: str) -> None:
+    await upgrade_to_head(postgres_url)
+    assert await table_names(postgres_url) == TABLES
+
+
+async def test_migrating_again_is_harmless_and_keeps_the_data(sqlite_url: str) -> None:
+    await upgrade_to_head(sqlite_url)
+    engine = create_engine(sqlite_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(
+                text(
+                    "INSERT INTO matches (id, room_id, game, config, seed, players, status,"
+                    " created_at, room_meta) VALUES ('m', 'r', 'g', '{}', 1, 2, 'active',"
+                    " '2026-01-01 00:00:00', '{}')"
+                )
+            )
+    finally:
+        await engine.dispose()
+    await upgrade_to_head(sqlite_url)
+    engine = create_engine(sqlite_url)
+    try:
+        async with engine.connect() as connection:
+            count = await connection.execute(text("SELECT count(*) FROM matches"))
+            version = await connection.execute(text("SELECT version_num FROM alembic_version"))
+            assert count.scalar_one() == 1
+            assert version.scalar_one() == "0001"
+    finally:
+        await engine.dispose()
+
+
+def test_the_sync_wrapper_creates_the_data_folder_and_the_schema(tmp_path: Path) -> None:
+    database = tmp_path / "fresh" / "folder" / "meldhall.db"
+    upgrade_to_head_sync(f"sqlite+aiosqlite:///{database}")
+    assert database.is_file()
+
+
+async def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_full_sync(sqlite_url: str) -> None:
+    await upgrade_to_head(sqlite_url)
+    engine = create_engine(sqlite_url)
+    try:
+        async with engine.connect() as connection:
+            journal = (await connection.execute(text("PRAGMA journal_mode"))).scalar_one()
+            keys = (await connection.execute(text("PRAGMA foreign_keys"))).scalar_one()
+            synchronous = (await connection.execute(text("PRAGMA synchronous"))).scalar_one()
+    finally:
+        await engine.dispose()
+    assert (journal, keys, synchronous) == ("wal", 1, 2)
+
+
+def test_a_synchronous_driver_url_is_refused_with_the_expected_forms() -> None:
+    with pytest.raises(ValueError, match=r"sqlite\+aiosqlite://.*got postgresql://"):
+        create_engine("postgresql://postgres@127.0.0.1/test")
