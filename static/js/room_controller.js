@@ -1,0 +1,112 @@
+// One visit to one room: the seat token, the store and the socket, and the room-level calls
+// (join, watch, ready, bots, leave, rematch). It never touches the page.
+
+import { api } from "./api.js";
+import { Connection } from "./connection.js";
+import { session } from "./session.js";
+import { Store } from "./store.js";
+
+export class RoomController {
+  constructor(roomId, { onStatus, onError }) {
+    this.roomId = roomId;
+    this.store = new Store();
+    this.connection = null;
+    this.onStatus = onStatus;
+    this.onError = onError;
+    const saved = session.seat(roomId);
+    this.token = saved?.token ?? null;
+    this.seat = saved?.seat ?? null;
+  }
+
+  get state() {
+    return this.store.state;
+  }
+
+  get version() {
+    return this.store.version;
+  }
+
+  hasSeat() {
+    return this.token !== null;
+  }
+
+  async join(name, seat) {
+    const joined = await api.join(this.roomId, name, seat);
+    session.setName(name);
+    session.setSeat(this.roomId, joined.seat, joined.token);
+    this.token = joined.token;
+    this.seat = joined.seat;
+    this.connect();
+    return joined;
+  }
+
+  watch() {
+    this.token = null;
+    this.seat = null;
+    this.connect();
+  }
+
+  connect() {
+    this.connection?.close();
+    this.store.clear();
+    this.connection = new Connection({
+      roomId: this.roomId,
+      token: this.token,
+      store: this.store,
+      onStatus: (status, detail) => this.onStatus?.(status, detail),
+      onError: (code, message) => this.onError?.({ code, message }),
+    });
+    this.connection.open();
+  }
+
+  // A seat token the server no longer knows (room restarted, seat released) is dropped.
+  forgetSeat() {
+    session.forget(this.roomId);
+    this.token = null;
+    this.seat = null;
+  }
+
+  act(action) {
+    return this.connection.act(action);
+  }
+
+  ready() {
+    return api.ready(this.roomId, this.token);
+  }
+
+  async leave() {
+    const token = this.token;
+    this.forgetSeat();
+    this.connection?.close();
+    if (token) await api.leave(this.roomId, token);
+  }
+
+  rematch() {
+    return api.rematch(this.roomId, this.token);
+  }
+
+  addBot(seat, level) {
+    return api.addBot(this.roomId, seat, level);
+  }
+
+  removeBot(seat) {
+    return api.removeBot(this.roomId, seat);
+  }
+
+  seatToBot(seat) {
+    return api.seatToBot(this.roomId, seat, this.token);
+  }
+
+  legal() {
+    return api.legal(this.roomId, this.token);
+  }
+
+  dropConnection() {
+    this.connection?.drop();
+  }
+
+  dispose() {
+    this.connection?.close();
+    this.connection = null;
+  }
+}

@@ -1,0 +1,160 @@
+"""Browser test plumbing: Debian's Chromium through Playwright, a static file server for the
+client's pure modules, and a real meldhall server in a subprocess for end-to-end tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+START_TIMEOUT_S = 20.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode} before answering {url}")
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.1)
+    raise RuntimeError(f"server did not answer {url} within {START_TIMEOUT_S}s")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def static_url() -> Iterator[str]:
+    """The repository served as plain files: the client's modules without the app."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(f"{url}/static/index.html", process)
+        yield url
+    finally:
+        stop(process)
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real meldhall server on a random local port with its own data directory."""
+    port = free_port()
+    data = tmp_path_factory.mktemp("meldhall-data")
+    env = {
+        **os.environ,
+        "MELDHALL_DATA_DIR": str(data),
+        "MELDHALL_BOT_DELAY_MS": "50",
+        "MELDHALL_BETWEEN_HANDS_S": "2",
+        "MELDHALL_RECONNECT_GRACE_S": "5",
+    }
+    env.pop("DATABASE_URL", None)
+    log = (data / "server.log").open("wb")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "app.main:create_app",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(f"{url}/healthz", process)
+        yield url
+    finally:
+        stop(process)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[object]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def new_page(browser):  # type: ignore[no-untyped-def]
+    """Pages in fresh contexts (separate storage, like separate people); closed afterwards."""
+    contexts = []
+
+    def make(locale: str = "en-US", viewport: dict[str, int] | None = None):  # type: ignore[no-untyped-def]
+        context = browser.new_context(
+            locale=locale, viewport=viewport or {"width": 1280, "height": 860}
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.console_errors = []
+        page.on(
+            "console",
+            lambda message: (
+                page.console_errors.append(message.text) if message.type == "error" else None
+            ),
+        )
+        page.on("pageerror", lambda error: page.console_errors.append(str(error)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
