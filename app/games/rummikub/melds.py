@@ -41,42 +41,41 @@ def _invalid(reason: str) -> MeldReading:
     return MeldReading(None, reason, 0, ())
 
 
-def _decode(tile: str) -> tuple[str, int] | None:
-    """(colour, number) of an id (`R5a`) or a face (`R5`); None for a joker."""
-    found = NUMBERED_TILES.get(tile)
-    return found if found is not None else parse_face(tile)
-
-
 def read_meld(tiles: Sequence[str], declared: Mapping[str, str] | None = None) -> MeldReading:
     """Read tiles (ids like `R5a`, `J1`, or faces like `R5`, `J`) as laid into one meld."""
     naturals: list[Natural] = []
     jokers: list[int] = []
     for place, tile in enumerate(tiles):
-        if is_joker(tile) or tile == "J":
-            jokers.append(place)
-            continue
-        decoded = _decode(tile)
+        decoded = NUMBERED_TILES.get(tile)
         if decoded is None:
-            return _invalid(f"unknown tile {tile}")
-        naturals.append((place, *decoded))
+            if is_joker(tile) or tile == "J":
+                jokers.append(place)
+                continue
+            decoded = parse_face(tile)
+            if decoded is None:
+                return _invalid(f"unknown tile {tile}")
+        naturals.append((place, decoded[0], decoded[1]))
     if len(tiles) < 3:
         return _invalid(f"a meld needs at least 3 tiles, this one has {len(tiles)}")
     if not naturals:
         return _invalid("a meld needs at least one numbered tile")
-    wanted = _declared_faces(tiles, jokers, declared or {})
+    wanted = _declared_faces(tiles, jokers, declared) if declared and jokers else {}
+    _, colour, number = naturals[0]
+    if len(naturals) > 1:
+        # Two numbered tiles already decide the kind: a shared number makes a group (a run
+        # cannot repeat a number), a shared colour with different numbers a run.
+        if all(n == number for _, _, n in naturals):
+            return _read_group(len(tiles), naturals, jokers, wanted)
+        if all(c == colour for _, c, _ in naturals):
+            return _read_run(len(tiles), naturals, wanted)
+        return _invalid("neither a group (numbers differ) nor a run (colours differ)")
     group = _read_group(len(tiles), naturals, jokers, wanted)
     run = _read_run(len(tiles), naturals, wanted)
     if group.valid and run.valid:
         return run if run.value > group.value else group
-    if group.valid or run.valid:
-        return group if group.valid else run
-    numbers = {number for _, _, number in naturals}
-    colours = {colour for _, colour, _ in naturals}
-    if len(numbers) == 1 and (len(naturals) > 1 or not _declares_run(naturals, wanted)):
-        return group
-    if len(colours) == 1:
+    if run.valid or (not group.valid and any(c == colour for c, _ in wanted.values())):
         return run
-    return _invalid("neither a group (numbers differ) nor a run (colours differ)")
+    return group
 
 
 def _declared_faces(
@@ -89,11 +88,6 @@ def _declared_faces(
         if parsed is not None:
             wanted[place] = parsed
     return wanted
-
-
-def _declares_run(naturals: list[Natural], wanted: dict[int, tuple[str, int]]) -> bool:
-    colour = naturals[0][1]
-    return any(c == colour for c, _ in wanted.values())
 
 
 def _read_group(
