@@ -1,7 +1,8 @@
 """Player statistics from stored match and hand results (shared by every store).
 
-Hand results are the engines' own `hand_results()` records, so this module reads them
-defensively: a missing key counts as nothing rather than as an error.
+Hand results are the engines' own `hand_results()` records (Gin Rummy: "ending", "knocker",
+"winner", "seats" at that table, "players" with each seat's "deadwood_points"; Rummikub:
+"winner"), read defensively: a missing key counts as nothing rather than as an error.
 """
 
 from __future__ import annotations
@@ -44,32 +45,42 @@ def winning_seats(result: dict[str, Any] | None) -> set[int]:
 def _seat_in(value: Any, seat: int) -> bool:
     if isinstance(value, list):
         return seat in value
-    return value == seat
+    return isinstance(value, int) and value == seat
+
+
+def _ending(hand: dict[str, Any]) -> Any:
+    return hand.get("ending", hand.get("outcome"))
+
+
+def _deadwood_of(hand: dict[str, Any], seat: int) -> int | None:
+    """The seat's deadwood points in a Gin Rummy hand record ("players": [{seat, ...}])."""
+    for player in hand.get("players") or []:
+        if isinstance(player, dict) and player.get("seat") == seat:
+            points = player.get("deadwood_points")
+            return points if isinstance(points, int) else None
+    return None
 
 
 def _gin_stats(entries: list[tuple[int, dict[str, Any]]]) -> GinStats:
     counts: Counter[str] = Counter()
     knock_deadwood: list[int] = []
     for seat, hand in entries:
+        if seat not in (hand.get("seats") or [seat]):
+            continue  # a four-player match's other table
         counts["played"] += 1
-        outcome = hand.get("outcome")
-        if _seat_in(hand.get("winner"), seat):
-            counts["won"] += 1
+        ending = _ending(hand)
+        won = _seat_in(hand.get("winner"), seat)
+        counts["won"] += won
+        counts["undercuts"] += ending == "undercut" and won
         if not _seat_in(hand.get("knocker"), seat):
             continue
         counts["knocks"] += 1
-        if outcome == "gin":
-            counts["gins"] += 1
-        elif outcome == "big_gin":
-            counts["big_gins"] += 1
-        elif outcome == "undercut":
-            counts["undercut_against"] += 1
-        deadwood = hand.get("deadwood")
-        if isinstance(deadwood, list) and seat < len(deadwood):
-            knock_deadwood.append(int(deadwood[seat]))
-    for seat, hand in entries:
-        if hand.get("outcome") == "undercut" and _seat_in(hand.get("winner"), seat):
-            counts["undercuts"] += 1
+        counts["gins"] += ending == "gin"
+        counts["big_gins"] += ending == "big_gin"
+        counts["undercut_against"] += ending == "undercut"
+        deadwood = _deadwood_of(hand, seat)
+        if deadwood is not None:
+            knock_deadwood.append(deadwood)
     average = round(sum(knock_deadwood) / len(knock_deadwood), 2) if knock_deadwood else None
     return GinStats(
         hands_played=counts["played"],

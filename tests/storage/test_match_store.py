@@ -209,40 +209,47 @@ async def test_match_detail_has_seats_config_seed_and_action_count(store: MatchS
     assert await store.match_detail(match_id="missing") is None
 
 
+def gin_hand(ending: str, knocker: int, winner: int | None, deadwood: list[int]) -> dict[str, Any]:
+    """A Gin Rummy hand record shaped like the engine's hand_results()."""
+    return {
+        "ending": ending,
+        "knocker": knocker,
+        "winner": winner,
+        "seats": [0, 1],
+        "players": [{"seat": s, "deadwood_points": d} for s, d in enumerate(deadwood)],
+    }
+
+
 async def test_player_stats_count_finished_matches_won_and_gin_hands(store: MatchStore) -> None:
     await create(store, match_id="g1", seats=seats("ann", "bob"))
-    await store.record_hand(
-        match_id="g1",
-        hand_index=0,
-        result={"outcome": "knock", "knocker": 0, "winner": 0, "deadwood": [6, 30]},
-    )
-    await store.record_hand(
-        match_id="g1",
-        hand_index=1,
-        result={"outcome": "undercut", "knocker": 0, "winner": 1, "deadwood": [8, 5]},
-    )
-    await store.record_hand(
-        match_id="g1",
-        hand_index=2,
-        result={"outcome": "gin", "knocker": 0, "winner": 0, "deadwood": [0, 44]},
-    )
+    for index, hand in enumerate(
+        [
+            gin_hand("knock", knocker=0, winner=0, deadwood=[6, 30]),
+            gin_hand("undercut", knocker=0, winner=1, deadwood=[8, 5]),
+            gin_hand("gin", knocker=0, winner=0, deadwood=[0, 44]),
+            gin_hand("draw", knocker=None, winner=None, deadwood=[]),
+        ]
+    ):
+        await store.record_hand(match_id="g1", hand_index=index, result=hand)
     await store.finish_match(
-        match_id="g1", status="finished", result={"winner": 0}, final_scores=[100, 30]
+        match_id="g1", status="finished", result={"winners": [0]}, final_scores=[100, 30]
     )
     await create(store, match_id="r1", game="rummikub", seats=seats("bob", "ann"))
-    await store.record_hand(match_id="r1", hand_index=0, result={"winner": 1})
+    await store.record_hand(match_id="r1", hand_index=0, result={"round": 1, "winner": 1})
     await store.finish_match(
-        match_id="r1", status="finished", result={"winner": 0}, final_scores=None
+        match_id="r1", status="finished", result={"winner": 0, "winners": [0]}, final_scores=None
     )
     await create(store, match_id="g2", seats=seats("ann", "bob"))
 
     ann = await store.player_stats(name="ann")
     assert (ann.matches_played, ann.matches_won) == (2, 1)
     assert ann.matches_by_game == {"gin_rummy": 1, "rummikub": 1}
+    assert (ann.gin_rummy.hands_played, ann.gin_rummy.hands_won) == (4, 2)
     assert (ann.gin_rummy.knocks, ann.gin_rummy.gins, ann.gin_rummy.undercut_against) == (3, 1, 1)
     assert ann.gin_rummy.average_deadwood_at_knock == pytest.approx((6 + 8 + 0) / 3, abs=0.01)
     assert (ann.rummikub.rounds_played, ann.rummikub.rounds_won) == (1, 1)
     bob = await store.player_stats(name="bob")
+    assert (bob.matches_played, bob.matches_won) == (2, 1)
     assert (bob.gin_rummy.undercuts, bob.gin_rummy.knocks, bob.rummikub.rounds_won) == (1, 0, 0)
     nobody = await store.player_stats(name="nobody")
     assert (nobody.matches_played, nobody.gin_rummy.average_deadwood_at_knock) == (0, None)

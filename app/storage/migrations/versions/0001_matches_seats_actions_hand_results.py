@@ -8,6 +8,7 @@ Create Date: 2026-11-29
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -19,11 +20,11 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
-def json_document() -> sa.types.TypeEngine[object]:
+def json_document() -> sa.types.TypeEngine[Any]:
     return sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), "postgresql")
 
 
-def match_key(table: str) -> list[sa.SchemaItem]:
+def match_key(table: str) -> list[Any]:
     return [
         sa.Column("match_id", sa.String(length=64), nullable=False),
         sa.ForeignKeyConstraint(
