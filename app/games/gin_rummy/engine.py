@@ -1,0 +1,286 @@
+"""The Gin Rummy match: tables, dealers, scores, views, and the Engine interface."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any, ClassVar, Self
+
+from app.games.engine import Action, Config, IllegalAction, Seat, View
+from app.games.gin_rummy import config as variant
+from app.games.gin_rummy.cards import CARD_NAMES, DECK_SIZE, parse_cards, rank_of, suit_of
+from app.games.gin_rummy.hand import Hand, HandPhase, deal, hidden_cards, own_view, table_view
+from app.games.gin_rummy.match_score import (
+    final_result,
+    side_points,
+    side_reaching_target,
+    sides_for,
+)
+from app.games.gin_rummy.turns import apply_action, legal_actions
+
+
+class MatchPhase(StrEnum):
+    PLAYING = "playing"
+    HAND_OVER = "hand_over"
+    MATCH_OVER = "match_over"
+
+
+_SUMMARY_KEYS = ("hand", "table", "dealer", "ending", "knocker", "winner", "points")
+
+
+def first_dealer(seed: int, table: int, candidates: list[int]) -> int:
+    """Low-card draw: each candidate draws a card; lowest rank deals, ties by suit C<D<H<S."""
+    drawn = random.Random(f"gin_rummy/{seed}/first_dealer/{table}").sample(
+        range(DECK_SIZE), len(candidates)
+    )
+    return min(
+        zip(candidates, drawn, strict=True), key=lambda pair: (rank_of(pair[1]), suit_of(pair[1]))
+    )[0]
+
+
+def hand_deck(seed: int, table: int, number: int) -> list[int]:
+    """The shuffled deck of one hand, derived from (seed, table, hand number) for replays."""
+    deck = list(range(DECK_SIZE))
+    random.Random(f"gin_rummy/{seed}/deck/{table}/{number}").shuffle(deck)
+    return deck
+
+
+class GinRummy:
+    """A whole match of Gin Rummy for 2, 3 or 4 players (see the package docstring)."""
+
+    name: ClassVar[str] = "gin_rummy"
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.config: Config = dict(data["config"])
+        self.players: int = data["players"]
+        self.seed: int = data["seed"]
+        self.first_deck: list[int] | None = data["first_deck"]
+        self.number: int = data["number"]
+        self.match_phase = MatchPhase(data["phase"])
+        self.hands = [Hand.from_json(hand) for hand in data["hands"]]
+        self.scores: list[int] = list(data["scores"])
+        self.history: list[dict[str, Any]] = list(data["history"])
+        self.target_side: int | None = data["target_side"]
+        self.sides = sides_for(self.players)
+
+    @classmethod
+    def options(cls) -> list[dict[str, Any]]:
+        return variant.options()
+
+    @classmethod
+    def validate_config(cls, raw: Mapping[str, Any], players: int) -> Config:
+        return variant.validate_config(raw, players)
+
+    @classmethod
+    def seat_range(cls) -> tuple[int, int]:
+        return (2, 4)
+
+    @classmethod
+    def new(
+        cls,
+        config: Mapping[str, Any],
+        players: int,
+        seed: int | None = None,
+        deck: list[str] | None = None,
+    ) -> Self:
+        """A new match, first hand dealt; `deck` orders the first hand at every table."""
+        checked = variant.validate_config(config, players)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise IllegalAction("bad_config", f"seed must be an integer, got {seed!r}")
+        first_deck = None
+        if deck is not None:
+            try:
+                first_deck = parse_cards(deck)
+            except (TypeError, ValueError) as error:
+                raise IllegalAction("bad_config", f"deck: {error}") from None
+            if len(first_deck) != DECK_SIZE:
+                raise IllegalAction("bad_config", "deck must name each of the 52 cards once")
+        engine = cls(
+            {
+                "config": checked,
+                "players": players,
+                "seed": seed,
+                "first_deck": first_deck,
+                "number": 0,
+                "phase": MatchPhase.HAND_OVER.value,
+                "hands": [],
+                "scores": [0] * players,
+                "history": [],
+                "target_side": None,
+            }
+        )
+        engine._deal_round()
+        return engine
+
+    def _table_seats(self) -> list[list[int]]:
+        if self.players == 4:
+            return [[0, 1], [2, 3]]
+        return [list(range(self.players))]
+
+    def _next_dealer(self, table: int, candidates: list[int]) -> int:
+        if not self.hands:
+            return first_dealer(self.seed, table, candidates)
+        previous = self.hands[table]
+        if self.players == 3:
+            return (previous.dealer + 1) % 3
+        loser = previous.outcome["loser"] if previous.outcome else None
+        return previous.dealer if loser is None else loser
+
+    def _deal_round(self) -> None:
+        self.number += 1
+        hands = []
+        for table, candidates in enumerate(self._table_seats()):
+            dealer = self._next_dealer(table, candidates)
+            if self.players == 3:
+                seats = [(dealer + 1) % 3, (dealer + 2) % 3]
+            else:
+                seats = [seat for seat in candidates if seat != dealer] + [dealer]
+            use_given = self.number == 1 and self.first_deck is not None
+            deck = self.first_deck if use_given else hand_deck(self.seed, table, self.number)
+            assert deck is not None
+            hands.append(
+                deal(
+                    number=self.number,
+                    table=table,
+                    dealer=dealer,
+                    seats=seats,
+                    deck=deck,
+                    config=self.config,
+                )
+            )
+        self.hands = hands
+        self.match_phase = MatchPhase.PLAYING
+
+    @property
+    def phase(self) -> str:
+        return self.match_phase.value
+
+    def to_act(self) -> list[Seat]:
+        if self.match_phase is not MatchPhase.PLAYING:
+            return []
+        return [seat for hand in self.hands for seat in hand.to_act()]
+
+    def _hand_of(self, seat: Seat) -> Hand | None:
+        return next((hand for hand in self.hands if seat in hand.seats), None)
+
+    def legal_actions(self, seat: Seat | None) -> list[Action]:
+        if seat is None:
+            return [{"type": "next_hand"}] if self.match_phase is MatchPhase.HAND_OVER else []
+        hand = self._hand_of(seat)
+        if hand is None or self.match_phase is not MatchPhase.PLAYING:
+            return []
+        return legal_actions(hand, seat, self.config)
+
+    def apply(self, seat: Seat | None, action: Mapping[str, Any]) -> None:
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise IllegalAction("bad_action", "an action is an object with a string type")
+        if self.match_phase is MatchPhase.MATCH_OVER:
+            raise IllegalAction("game_over", "the match is over")
+        if action["type"] == "next_hand":
+            self._next_hand(seat)
+            return
+        if seat is None:
+            raise IllegalAction("not_your_turn", "only a seat may play; the room deals hands")
+        if self.match_phase is MatchPhase.HAND_OVER:
+            raise IllegalAction("wrong_phase", "the hand is over; waiting for the next deal")
+        hand = self._hand_of(seat)
+        if hand is None:
+            raise IllegalAction("not_your_turn", f"seat {seat} is not playing this hand")
+        apply_action(hand, seat, action, self.config)
+        if hand.outcome is not None:
+            self._finish(hand)
+
+    def _next_hand(self, seat: Seat | None) -> None:
+        if seat is not None:
+            raise IllegalAction("not_your_turn", "next_hand is a system action (seat None)")
+        if self.match_phase is not MatchPhase.HAND_OVER:
+            raise IllegalAction("wrong_phase", "the current hand is still being played")
+        self._deal_round()
+
+    def _finish(self, hand: Hand) -> None:
+        assert hand.outcome is not None
+        self.history.append(hand.outcome)
+        if hand.outcome["winner"] is not None:
+            self.scores[hand.outcome["winner"]] += hand.outcome["points"]
+        if any(other.phase is not HandPhase.OVER for other in self.hands):
+            return
+        self.target_side = side_reaching_target(self.sides, self.scores, self.config["target"])
+        done = self.target_side is not None
+        self.match_phase = MatchPhase.MATCH_OVER if done else MatchPhase.HAND_OVER
+
+    def is_over(self) -> bool:
+        return self.match_phase is MatchPhase.MATCH_OVER
+
+    def result(self) -> dict[str, Any] | None:
+        if self.target_side is None:
+            return None
+        return final_result(
+            sides=self.sides,
+            scores=self.scores,
+            history=self.history,
+            config=self.config,
+            target_side=self.target_side,
+        )
+
+    def hand_results(self) -> list[dict[str, Any]]:
+        return sorted(self.history, key=lambda record: (record["hand"], record["table"]))
+
+    def hands_won(self) -> list[int]:
+        won = [0] * self.players
+        for record in self.history:
+            if record["winner"] is not None:
+                won[record["winner"]] += 1
+        return won
+
+    def view(self, seat: Seat | None) -> View:
+        own = None if seat is None else self._hand_of(seat)
+        return {
+            "game": self.name,
+            "seat": seat,
+            "players": self.players,
+            "phase": self.phase,
+            "config": dict(self.config),
+            "hand_number": self.number,
+            "to_act": self.to_act(),
+            "sides": [list(side) for side in self.sides],
+            "scores": list(self.scores),
+            "side_scores": side_points(self.sides, self.scores),
+            "hands_won": self.hands_won(),
+            "history": [
+                {key: record[key] for key in _SUMMARY_KEYS} for record in self.hand_results()
+            ],
+            "tables": [table_view(hand, seat) for hand in self.hands],
+            "me": None if own is None or seat is None else own_view(own, seat),
+            "result": self.result(),
+        }
+
+    def hidden_at(self, seat: Seat | None, table: int) -> set[str]:
+        """Card names hidden from `seat` at one table (tables hold equal names with four)."""
+        return {CARD_NAMES[card] for card in hidden_cards(self.hands[table], seat)}
+
+    def hidden_from(self, seat: Seat | None) -> set[str]:
+        """Names hidden from `seat` at every table; use `hidden_at` for one table's cards."""
+        hidden = [self.hidden_at(seat, table) for table in range(len(self.hands))]
+        return set.intersection(*hidden)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "config": dict(self.config),
+            "players": self.players,
+            "seed": self.seed,
+            "first_deck": None if self.first_deck is None else list(self.first_deck),
+            "number": self.number,
+            "phase": self.phase,
+            "hands": [hand.to_json() for hand in self.hands],
+            "scores": list(self.scores),
+            "history": [dict(record) for record in self.history],
+            "target_side": self.target_side,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        return cls(data)

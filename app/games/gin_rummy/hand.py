@@ -1,0 +1,196 @@
+"""One hand at one table: two players, a stock, a discard pile, and what each may see.
+
+Positions 0 and 1 are the two players of the hand: 0 is the non-dealer, who acts first, and 1
+the dealer (with three players the dealer sits out and position 1 is the seat after the first
+player). The stock and the discard pile are lists whose last element is the top card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from app.games.gin_rummy.cards import DECK_SIZE, card_points, names, rank_of, to_mask
+from app.games.gin_rummy.melds import best_arrangement_mask, min_deadwood_mask
+
+HAND_SIZE = 10
+
+
+class HandPhase(StrEnum):
+    UPCARD_OFFER = "upcard_offer"
+    DRAW = "draw"
+    DISCARD = "discard"
+    OVER = "over"
+
+
+@dataclass
+class Hand:
+    number: int
+    table: int
+    dealer: int
+    seats: list[int]
+    cards: list[list[int]]
+    stock: list[int]
+    discard: list[int]
+    knock_limit: int
+    phase: HandPhase = HandPhase.UPCARD_OFFER
+    turn: int = 0
+    passes: int = 0
+    # After both players pass the upcard, the non-dealer's draw must come from the stock.
+    stock_only: bool = False
+    taken: int | None = None
+    # Cards each position was seen to take from the discard pile and still holds.
+    known: list[list[int]] = field(default_factory=lambda: [[], []])
+    knock_card: int | None = None
+    outcome: dict[str, Any] | None = None
+
+    def position_of(self, seat: int | None) -> int | None:
+        return self.seats.index(seat) if seat in self.seats else None
+
+    def to_act(self) -> list[int]:
+        return [] if self.phase is HandPhase.OVER else [self.seats[self.turn]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "table": self.table,
+            "dealer": self.dealer,
+            "seats": list(self.seats),
+            "cards": [list(cards) for cards in self.cards],
+            "stock": list(self.stock),
+            "discard": list(self.discard),
+            "knock_limit": self.knock_limit,
+            "phase": self.phase.value,
+            "turn": self.turn,
+            "passes": self.passes,
+            "stock_only": self.stock_only,
+            "taken": self.taken,
+            "known": [list(cards) for cards in self.known],
+            "knock_card": self.knock_card,
+            "outcome": self.outcome,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Hand:
+        return cls(
+            number=data["number"],
+            table=data["table"],
+            dealer=data["dealer"],
+            seats=list(data["seats"]),
+            cards=[list(cards) for cards in data["cards"]],
+            stock=list(data["stock"]),
+            discard=list(data["discard"]),
+            knock_limit=data["knock_limit"],
+            phase=HandPhase(data["phase"]),
+            turn=data["turn"],
+            passes=data["passes"],
+            stock_only=data["stock_only"],
+            taken=data["taken"],
+            known=[list(cards) for cards in data["known"]],
+            knock_card=data["knock_card"],
+            outcome=data["outcome"],
+        )
+
+
+def knock_limit_for(upcard: int, config: Mapping[str, Any]) -> int:
+    """The configured limit, or in Oklahoma the upcard's value (an ace: gin only)."""
+    if not config["oklahoma"]:
+        return int(config["knock_limit"])
+    return 0 if rank_of(upcard) == 1 else card_points(upcard)
+
+
+def deal(
+    *,
+    number: int,
+    table: int,
+    dealer: int,
+    seats: list[int],
+    deck: list[int],
+    config: Mapping[str, Any],
+) -> Hand:
+    """Ten cards each, alternately from the non-dealer; the next card is the upcard."""
+    if sorted(deck) != list(range(DECK_SIZE)):
+        raise ValueError("a deck is each of the 52 cards exactly once")
+    dealt = 2 * HAND_SIZE
+    return Hand(
+        number=number,
+        table=table,
+        dealer=dealer,
+        seats=list(seats),
+        cards=[sorted(deck[0:dealt:2]), sorted(deck[1:dealt:2])],
+        stock=list(reversed(deck[dealt + 1 :])),
+        discard=[deck[dealt]],
+        knock_limit=knock_limit_for(deck[dealt], config),
+    )
+
+
+def hidden_cards(hand: Hand, seat: int | None) -> set[int]:
+    """Cards of this hand that `seat` may not see now (another table's seat sees as a spectator).
+
+    Hidden: the stock; the knock card (face down) from all but the knocker; each hand from the
+    others, except cards seen taken from the discard pile, until a knock or gin lays both
+    hands open. A drawn hand is not shown.
+    """
+    hidden = set(hand.stock)
+    own = hand.position_of(seat)
+    knocker = None if hand.outcome is None else hand.outcome["knocker"]
+    if hand.knock_card is not None and (own is None or hand.seats[own] != knocker):
+        hidden.add(hand.knock_card)
+    laid_open = hand.outcome is not None and hand.outcome["ending"] != "draw"
+    if not laid_open:
+        for position in (0, 1):
+            if position != own:
+                hidden.update(set(hand.cards[position]) - set(hand.known[position]))
+    return hidden
+
+
+def _player_view(hand: Hand, position: int, shown: bool) -> dict[str, Any]:
+    return {
+        "seat": hand.seats[position],
+        "card_count": len(hand.cards[position]),
+        "taken_from_discard": names(hand.known[position]),
+        "cards": names(hand.cards[position]) if shown else None,
+    }
+
+
+def table_view(hand: Hand, seat: int | None) -> dict[str, Any]:
+    """The public state of this hand, with `seat`'s own cards if it plays here."""
+    own = hand.position_of(seat)
+    laid_open = hand.outcome is not None and hand.outcome["ending"] != "draw"
+    return {
+        "table": hand.table,
+        "hand": hand.number,
+        "dealer": hand.dealer,
+        "seats": list(hand.seats),
+        "phase": hand.phase.value,
+        "turn": None if hand.phase is HandPhase.OVER else hand.seats[hand.turn],
+        "stock_count": len(hand.stock),
+        "discard_pile": [names([card])[0] for card in hand.discard],
+        "knock_limit": hand.knock_limit,
+        "players": [
+            _player_view(hand, position, laid_open or position == own) for position in (0, 1)
+        ],
+        "outcome": hand.outcome,
+    }
+
+
+def own_view(hand: Hand, seat: int) -> dict[str, Any]:
+    """The seat's own cards, best arrangement and (holding 11) the lowest knock deadwood."""
+    position = hand.seats.index(seat)
+    cards = hand.cards[position]
+    mask = to_mask(cards)
+    knock_deadwood = None
+    if len(cards) > HAND_SIZE:
+        knock_deadwood = min(
+            min_deadwood_mask(mask & ~(1 << card)) for card in cards if card != hand.taken
+        )
+    return {
+        "seat": seat,
+        "table": hand.table,
+        "hand": names(cards),
+        "arrangement": best_arrangement_mask(mask).to_json(),
+        "knock_deadwood": knock_deadwood,
+        "taken_this_turn": None if hand.taken is None else names([hand.taken])[0],
+    }

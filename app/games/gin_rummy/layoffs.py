@@ -1,0 +1,78 @@
+"""The defender's best answer to a knock: own melds plus lay-offs onto the knocker's melds.
+
+A defender card can be laid off onto a set of three (the missing suit) or onto either end of a
+run, also card after card, so each end of a run offers a chain of defender cards of which any
+prefix may be laid off. Laying a card off is not always best (it may be worth more inside the
+defender's own meld), so every combination of prefixes is scored exactly; there are few.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.games.gin_rummy.cards import SUIT_BITS, rank_of, suit_of
+from app.games.gin_rummy.melds import (
+    Arrangement,
+    best_arrangement_mask,
+    is_set,
+    min_deadwood_mask,
+)
+
+
+@dataclass(frozen=True)
+class Defence:
+    """The defender's melds and deadwood after laying off `layoffs` (card, knocker meld index)."""
+
+    arrangement: Arrangement
+    layoffs: tuple[tuple[int, int], ...]
+
+
+def _chains(defender: int, meld: tuple[int, ...]) -> list[list[int]]:
+    """Runs of defender cards that can be laid off onto one meld, nearest card first."""
+    if is_set(meld):
+        if len(meld) != 3:
+            return []
+        rank = rank_of(meld[0])
+        missing = [
+            suit * SUIT_BITS + rank - 1
+            for suit in range(4)
+            if suit * SUIT_BITS + rank - 1 not in meld
+        ]
+        return [[card] for card in missing if defender >> card & 1]
+    suit = suit_of(meld[0])
+    low, high = min(rank_of(card) for card in meld), max(rank_of(card) for card in meld)
+    chains = []
+    for ranks in (range(low - 1, 0, -1), range(high + 1, 14)):
+        chain = []
+        for rank in ranks:
+            card = suit * SUIT_BITS + rank - 1
+            if not defender >> card & 1:
+                break
+            chain.append(card)
+        if chain:
+            chains.append(chain)
+    return chains
+
+
+def best_defence(defender: int, knocker_melds: tuple[tuple[int, ...], ...]) -> Defence:
+    """The defender's arrangement and lay-offs with the lowest deadwood."""
+    options: list[dict[int, int]] = [{}]
+    for index, meld in enumerate(knocker_melds):
+        for chain in _chains(defender, meld):
+            options = [
+                {**chosen, **{card: index for card in chain[:length] if card not in chosen}}
+                for chosen in options
+                for length in range(len(chain) + 1)
+            ]
+
+    def remaining(chosen: dict[int, int]) -> int:
+        mask = defender
+        for card in chosen:
+            mask &= ~(1 << card)
+        return mask
+
+    best = min(options, key=lambda chosen: min_deadwood_mask(remaining(chosen)))
+    return Defence(
+        arrangement=best_arrangement_mask(remaining(best)),
+        layoffs=tuple(sorted(best.items())),
+    )

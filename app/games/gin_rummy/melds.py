@@ -1,0 +1,214 @@
+"""The exact meld finder: minimum deadwood and one best arrangement of any set of cards.
+
+Why it is exact without a search tree: a card in a set cannot be in a run, and once the sets
+are fixed the best runs are forced - in each suit every card inside a stretch of three or more
+consecutive ranks can be melded (a stretch of any length is one run), and no other card can.
+So the minimum is taken over the few ways to form sets (at most one set per rank) and each way
+is scored with a table lookup per suit. Options that cannot win are pruned: a card that lies in
+no run window is always better inside its rank's set than out of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import pairwise
+
+from app.games.gin_rummy.cards import (
+    CARD_INDEX,
+    SUIT_BITS,
+    SUIT_WORD,
+    card_points,
+    names,
+    rank_of,
+    suit_of,
+    to_mask,
+)
+
+_RANK_POINTS = [min(rank, 10) for rank in range(1, 14)]
+
+
+def _word_points_table() -> list[int]:
+    table = [0] * (1 << SUIT_BITS)
+    for word in range(1, 1 << SUIT_BITS):
+        low = word & -word
+        table[word] = table[word ^ low] + _RANK_POINTS[low.bit_length() - 1]
+    return table
+
+
+def _run_cover(word: int) -> int:
+    """Ranks of one suit that lie in some stretch of three or more consecutive ranks."""
+    starts = word & (word >> 1) & (word >> 2)
+    return starts | (starts << 1) | (starts << 2)
+
+
+_WORD_POINTS = _word_points_table()
+RUN_COVER: list[int] = [_run_cover(word) for word in range(1 << SUIT_BITS)]
+# Deadwood of one suit's cards when only runs are formed.
+RUN_DEADWOOD: list[int] = [_WORD_POINTS[word & ~RUN_COVER[word]] for word in range(1 << SUIT_BITS)]
+
+
+def _deadwood_without(mask: int) -> int:
+    return (
+        RUN_DEADWOOD[mask & SUIT_WORD]
+        + RUN_DEADWOOD[(mask >> 13) & SUIT_WORD]
+        + RUN_DEADWOOD[(mask >> 26) & SUIT_WORD]
+        + RUN_DEADWOOD[mask >> 39]
+    )
+
+
+def _set_options(words: tuple[int, int, int, int], rank_bit: int) -> list[int]:
+    """Masks of the cards of one rank worth trying as a set (0 = no set)."""
+    full = 0
+    loose = 0
+    coverable: list[int] = []
+    for suit in range(4):
+        if words[suit] & rank_bit:
+            card = rank_bit << (SUIT_BITS * suit)
+            full |= card
+            if RUN_COVER[words[suit]] & rank_bit:
+                coverable.append(card)
+            else:
+                loose += 1
+    options = [full] if loose >= 3 else [0, full]
+    if loose + len(coverable) == 4:
+        options.extend(full ^ card for card in coverable)
+    return options
+
+
+def _set_choices(mask: int) -> list[int]:
+    """Every combination of sets worth scoring, as masks of the cards placed in sets."""
+    words = (
+        mask & SUIT_WORD,
+        (mask >> 13) & SUIT_WORD,
+        (mask >> 26) & SUIT_WORD,
+        mask >> 39,
+    )
+    w0, w1, w2, w3 = words
+    triples = (w0 & w1 & (w2 | w3)) | ((w0 | w1) & w2 & w3)
+    choices = [0]
+    while triples:
+        rank_bit = triples & -triples
+        triples ^= rank_bit
+        options = _set_options(words, rank_bit)
+        if len(options) == 1:
+            choices = [chosen | options[0] for chosen in choices]
+        else:
+            choices = [chosen | option for chosen in choices for option in options]
+    return choices
+
+
+def min_deadwood_mask(mask: int) -> int:
+    """Minimum deadwood of the cards in a 52-bit mask."""
+    table = RUN_DEADWOOD
+    w0 = mask & SUIT_WORD
+    w1 = (mask >> 13) & SUIT_WORD
+    w2 = (mask >> 26) & SUIT_WORD
+    w3 = mask >> 39
+    if not (w0 & w1 & (w2 | w3)) | ((w0 | w1) & w2 & w3):
+        return table[w0] + table[w1] + table[w2] + table[w3]
+    best = 1 << 30
+    for chosen in _set_choices(mask):
+        rest = mask & ~chosen
+        deadwood = (
+            table[rest & SUIT_WORD]
+            + table[(rest >> 13) & SUIT_WORD]
+            + table[(rest >> 26) & SUIT_WORD]
+            + table[rest >> 39]
+        )
+        if deadwood < best:
+            best = deadwood
+    return best
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """Melds (each a tuple of cards, sets before runs) and the deadwood cards left over."""
+
+    melds: tuple[tuple[int, ...], ...]
+    deadwood: tuple[int, ...]
+
+    @property
+    def deadwood_points(self) -> int:
+        return sum(card_points(card) for card in self.deadwood)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "melds": [names(meld) for meld in self.melds],
+            "deadwood": names(self.deadwood),
+            "deadwood_points": self.deadwood_points,
+        }
+
+
+def _runs_of(mask: int) -> list[tuple[int, ...]]:
+    runs: list[tuple[int, ...]] = []
+    for suit in range(4):
+        covered = RUN_COVER[(mask >> (SUIT_BITS * suit)) & SUIT_WORD]
+        run: list[int] = []
+        for rank_index in range(SUIT_BITS + 1):
+            if rank_index < SUIT_BITS and covered >> rank_index & 1:
+                run.append(suit * SUIT_BITS + rank_index)
+            elif run:
+                runs.append(tuple(run))
+                run = []
+    return runs
+
+
+def _sets_of(chosen: int) -> list[tuple[int, ...]]:
+    by_rank: dict[int, list[int]] = {}
+    for card in range(52):
+        if chosen >> card & 1:
+            by_rank.setdefault(rank_of(card), []).append(card)
+    return [tuple(cards) for _, cards in sorted(by_rank.items())]
+
+
+def best_arrangement_mask(mask: int) -> Arrangement:
+    """One arrangement of the cards in `mask` with the minimum deadwood."""
+    chosen = min(_set_choices(mask), key=lambda sets: _deadwood_without(mask & ~sets))
+    runs = _runs_of(mask & ~chosen)
+    melded = chosen | to_mask(card for run in runs for card in run)
+    deadwood = tuple(card for card in range(52) if (mask & ~melded) >> card & 1)
+    return Arrangement(melds=tuple(_sets_of(chosen) + runs), deadwood=deadwood)
+
+
+def _mask_of_names(cards: Iterable[str]) -> int:
+    mask = 0
+    count = 0
+    for name in cards:
+        index = CARD_INDEX.get(name) if isinstance(name, str) else None
+        if index is None:
+            raise ValueError(f"unknown card {name!r}: expected a suit H, S, D, C and a rank 1-13")
+        mask |= 1 << index
+        count += 1
+    if mask.bit_count() != count:
+        raise ValueError("a card is named twice")
+    return mask
+
+
+def min_deadwood(cards: Iterable[str]) -> int:
+    """Minimum deadwood of cards in notation ("H1", "S12", ...); ValueError on bad names."""
+    return min_deadwood_mask(_mask_of_names(cards))
+
+
+def best_arrangement(cards: Iterable[str]) -> Arrangement:
+    """One minimum-deadwood arrangement of cards in notation; ValueError on bad names."""
+    return best_arrangement_mask(_mask_of_names(cards))
+
+
+def is_set(cards: Iterable[int]) -> bool:
+    """Three or four cards of one rank."""
+    group = list(cards)
+    return 3 <= len(group) <= 4 and len({rank_of(card) for card in group}) == 1
+
+
+def is_run(cards: Iterable[int]) -> bool:
+    """Three or more consecutive ranks of one suit, ace low only."""
+    group = sorted(cards)
+    if len(group) < 3 or len({suit_of(card) for card in group}) != 1:
+        return False
+    return all(later - earlier == 1 for earlier, later in pairwise(group))
+
+
+def is_meld(cards: Iterable[int]) -> bool:
+    group = list(cards)
+    return is_set(group) or is_run(group)

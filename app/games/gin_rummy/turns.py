@@ -1,0 +1,206 @@
+"""Legal actions and their effect within one hand; `apply_action` dispatches on the phase.
+
+Every check runs before the first change, so a refused action leaves the hand as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from app.games.engine import Action, IllegalAction
+from app.games.gin_rummy.cards import CARD_NAMES, card_points, names, parse_card, to_mask
+from app.games.gin_rummy.hand import Hand, HandPhase
+from app.games.gin_rummy.melds import Arrangement, best_arrangement_mask, is_meld, min_deadwood_mask
+from app.games.gin_rummy.scoring import end_by_knock, end_in_draw
+
+# The hand is a draw when a discard leaves this many stock cards and nobody has knocked.
+DRAW_AT_STOCK = 2
+
+_PHASE_ACTIONS = {
+    HandPhase.UPCARD_OFFER: ("take_upcard", "pass"),
+    HandPhase.DRAW: ("draw",),
+    HandPhase.DISCARD: ("discard", "knock", "gin", "big_gin"),
+}
+
+
+def _name(card: int) -> str:
+    return CARD_NAMES[card]
+
+
+def legal_actions(hand: Hand, seat: int, config: Mapping[str, Any]) -> list[Action]:
+    if hand.phase is HandPhase.OVER or hand.seats[hand.turn] != seat:
+        return []
+    if hand.phase is HandPhase.UPCARD_OFFER:
+        return [{"type": "take_upcard"}, {"type": "pass"}]
+    if hand.phase is HandPhase.DRAW:
+        actions: list[Action] = [{"type": "draw", "source": "stock"}]
+        if hand.discard and not hand.stock_only:
+            actions.append({"type": "draw", "source": "discard"})
+        return actions
+    return _discard_phase_actions(hand, config)
+
+
+def _discard_phase_actions(hand: Hand, config: Mapping[str, Any]) -> list[Action]:
+    cards = hand.cards[hand.turn]
+    mask = to_mask(cards)
+    playable = sorted(card for card in cards if card != hand.taken)
+    actions: list[Action] = [{"type": "discard", "card": CARD_NAMES[card]} for card in playable]
+    whole = min_deadwood_mask(mask)
+    for card in playable:
+        # Setting a card aside lowers the deadwood by at most its own points, so most
+        # hands are ruled out without a search per card.
+        if whole - card_points(card) > hand.knock_limit:
+            continue
+        deadwood = min_deadwood_mask(mask & ~(1 << card))
+        if deadwood == 0:
+            actions.append({"type": "gin", "card": CARD_NAMES[card]})
+        elif deadwood <= hand.knock_limit:
+            actions.append({"type": "knock", "card": CARD_NAMES[card]})
+    if config["big_gin_bonus"] > 0 and whole == 0:
+        actions.append({"type": "big_gin"})
+    return actions
+
+
+def apply_action(
+    hand: Hand, seat: int | None, action: Mapping[str, Any], config: Mapping[str, Any]
+) -> None:
+    """Apply one player action to the hand or raise IllegalAction with the hand unchanged."""
+    kind = action.get("type") if isinstance(action, Mapping) else None
+    if not isinstance(kind, str) or not any(kind in kinds for kinds in _PHASE_ACTIONS.values()):
+        raise IllegalAction("bad_action", f"unknown action type {kind!r}")
+    if hand.phase is HandPhase.OVER:
+        raise IllegalAction("wrong_phase", "this hand is over")
+    if seat != hand.seats[hand.turn]:
+        raise IllegalAction("not_your_turn", f"it is seat {hand.seats[hand.turn]}'s turn")
+    if kind not in _PHASE_ACTIONS[hand.phase]:
+        expected = " or ".join(_PHASE_ACTIONS[hand.phase])
+        raise IllegalAction("wrong_phase", f"{kind} is not possible now; expected {expected}")
+    _HANDLERS[kind](hand, action, config)
+
+
+def _card_in_hand(hand: Hand, action: Mapping[str, Any]) -> int:
+    try:
+        card = parse_card(action.get("card"))
+    except ValueError as error:
+        raise IllegalAction("bad_action", str(error)) from None
+    if card not in hand.cards[hand.turn]:
+        raise IllegalAction("card_not_in_hand", f"{_name(card)} is not in your hand")
+    if card == hand.taken:
+        raise IllegalAction(
+            "cannot_discard_taken_card",
+            f"{_name(card)} was taken from the discard pile this turn",
+        )
+    return card
+
+
+def _take(hand: Hand, card: int) -> None:
+    hand.cards[hand.turn].append(card)
+    hand.cards[hand.turn].sort()
+    hand.phase = HandPhase.DISCARD
+
+
+def _take_upcard(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+    card = hand.discard.pop()
+    hand.known[hand.turn].append(card)
+    hand.taken = card
+    _take(hand, card)
+
+
+def _pass(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+    hand.passes += 1
+    hand.turn = 1 - hand.turn
+    if hand.passes == 2:
+        hand.phase = HandPhase.DRAW
+        hand.stock_only = True
+
+
+def _draw(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+    source = action.get("source")
+    if source == "stock":
+        hand.stock_only = False
+        _take(hand, hand.stock.pop())
+        return
+    if source != "discard":
+        raise IllegalAction("bad_action", f"source must be stock or discard, got {source!r}")
+    if hand.stock_only or not hand.discard:
+        raise IllegalAction(
+            "must_draw_from_stock", "both players passed the upcard; draw from the stock"
+        )
+    _take_upcard(hand, action, config)
+
+
+def _discard(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+    card = _card_in_hand(hand, action)
+    _remove(hand, card)
+    hand.discard.append(card)
+    hand.taken = None
+    if len(hand.stock) <= DRAW_AT_STOCK:
+        end_in_draw(hand)
+        return
+    hand.turn = 1 - hand.turn
+    hand.phase = HandPhase.DRAW
+
+
+def _remove(hand: Hand, card: int) -> None:
+    hand.cards[hand.turn].remove(card)
+    if card in hand.known[hand.turn]:
+        hand.known[hand.turn].remove(card)
+
+
+def _submitted_arrangement(rest: list[int], raw: object) -> Arrangement:
+    if not isinstance(raw, list) or not all(isinstance(meld, list) for meld in raw):
+        raise IllegalAction("invalid_meld", "melds must be a list of lists of cards")
+    try:
+        melds = [tuple(sorted(parse_card(name) for name in meld)) for meld in raw]
+    except ValueError as error:
+        raise IllegalAction("invalid_meld", str(error)) from None
+    used: set[int] = set()
+    for meld in melds:
+        shown = " ".join(names(meld))
+        if not is_meld(meld):
+            raise IllegalAction("invalid_meld", f"{shown} is neither a set nor a run")
+        if not set(meld) <= set(rest):
+            raise IllegalAction("invalid_meld", f"{shown} uses a card you do not keep")
+        if used & set(meld):
+            raise IllegalAction("invalid_meld", f"{shown} reuses a card of another meld")
+        used |= set(meld)
+    deadwood = tuple(sorted(card for card in rest if card not in used))
+    return Arrangement(melds=tuple(melds), deadwood=deadwood)
+
+
+def _knock(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+    card = _card_in_hand(hand, action)
+    rest = [held for held in hand.cards[hand.turn] if held != card]
+    if action.get("melds") is None:
+        arrangement = best_arrangement_mask(to_mask(rest))
+    else:
+        arrangement = _submitted_arrangement(rest, action["melds"])
+    deadwood = arrangement.deadwood_points
+    if action["type"] == "gin" and deadwood != 0:
+        raise IllegalAction("not_gin", f"deadwood {deadwood} after discarding {_name(card)}")
+    if deadwood > hand.knock_limit:
+        raise IllegalAction("deadwood_too_high", f"deadwood {deadwood} > {hand.knock_limit}")
+    _remove(hand, card)
+    hand.knock_card = card
+    end_by_knock(hand, hand.turn, "knock", arrangement, config)
+
+
+def _big_gin(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+    if config["big_gin_bonus"] == 0:
+        raise IllegalAction("big_gin_disabled", "big gin is off in this match")
+    arrangement = best_arrangement_mask(to_mask(hand.cards[hand.turn]))
+    if arrangement.deadwood_points != 0:
+        raise IllegalAction("not_gin", f"deadwood {arrangement.deadwood_points} with all 11 cards")
+    end_by_knock(hand, hand.turn, "big_gin", arrangement, config)
+
+
+_HANDLERS: dict[str, Callable[[Hand, Mapping[str, Any], Mapping[str, Any]], None]] = {
+    "take_upcard": _take_upcard,
+    "pass": _pass,
+    "draw": _draw,
+    "discard": _discard,
+    "knock": _knock,
+    "gin": _knock,
+    "big_gin": _big_gin,
+}
