@@ -57,17 +57,17 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 @pytest.fixture(scope="session")
 def static_url() -> Iterator[str]:
-    """The repository served as plain files: the client's modules without the app."""
+    """static/ served as plain files: the client's modules without the app."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-        cwd=REPO,
+        cwd=REPO / "static",
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(f"{url}/static/index.html", process)
+        wait_until_up(f"{url}/index.html", process)
         yield url
     finally:
         stop(process)

@@ -16,7 +16,7 @@ STATIC = Path(__file__).resolve().parents[2] / "static"
 def module_page(browser, static_url):  # type: ignore[no-untyped-def]
     context = browser.new_context()
     page = context.new_page()
-    page.goto(f"{static_url}/static/css/base.css")
+    page.goto(f"{static_url}/css/base.css")
     yield page
     context.close()
 
@@ -24,7 +24,7 @@ def module_page(browser, static_url):  # type: ignore[no-untyped-def]
 def run_patch(page, doc, patch):  # type: ignore[no-untyped-def]
     return page.evaluate(
         """async ([doc, patch]) => {
-            const m = await import('/static/js/json_patch.js');
+            const m = await import('/js/json_patch.js');
             const before = JSON.stringify(doc);
             try {
                 const result = m.applyPatch(doc, patch);
@@ -120,7 +120,7 @@ def test_bad_patch_is_refused_and_changes_nothing(module_page, doc, patch) -> No
 def test_store_asks_for_a_resync_on_a_version_gap(module_page) -> None:  # type: ignore[no-untyped-def]
     outcome = module_page.evaluate(
         """async () => {
-            const {Store} = await import('/static/js/store.js');
+            const {Store} = await import('/js/store.js');
             const store = new Store();
             const seen = [];
             store.subscribe((state, version) => seen.push(version));
@@ -151,9 +151,7 @@ def js_string_keys() -> set[str]:
 
 
 def load_table(page, name: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
-    return page.evaluate(
-        "async (name) => (await import(`/static/js/lang/${name}.js`)).default", name
-    )
+    return page.evaluate("async (name) => (await import(`/js/lang/${name}.js`)).default", name)
 
 
 def test_both_languages_have_the_same_keys_and_every_used_key(module_page) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,268 @@
+// The Gin Rummy table: the opponent, the stock and discard pile, one's own hand grouped into
+// its best melds with the live deadwood, and the moves allowed right now.
+
+import { cardName } from "../game_text.js";
+import { t } from "../i18n.js";
+import { deadwoodAfterDiscard, groupedHand } from "../rules/gin_melds.js";
+import { cardBack, cardElement } from "./cards.js";
+import { clear, h } from "./dom.js";
+import { enableDrag } from "./drag.js";
+import { handOutcome, matchScoreboard } from "./gin_results.js";
+import { showError } from "./toasts.js";
+
+export function createGinTable(container, controller) {
+  const root = h("div.gin");
+  container.replaceChildren(root);
+  let state = null;
+  let selected = null;
+  let fresh = null;
+  let busy = false;
+  // Without a controller (a replay) the table is only shown, never played.
+  const live = Boolean(controller);
+
+  const seatName = (seat) => {
+    const info = state?.room?.seats?.find((s) => s.seat === seat);
+    if (!info || info.kind === "empty") return t("room.seat_n", { n: seat + 1 });
+    if (info.kind === "bot") return info.name || t("room.bot_name", { level: t(`bot.${info.level}`) });
+    return info.name;
+  };
+
+  async function act(action) {
+    if (busy) return;
+    busy = true;
+    try {
+      await controller.act(action);
+      selected = null;
+    } catch (error) {
+      showError(error);
+    } finally {
+      busy = false;
+      draw();
+    }
+  }
+
+  enableDrag(root, (source, target) => {
+    const what = source.dataset.drag;
+    const where = target.dataset.drop;
+    if (what === "stock" && where === "hand") act({ type: "draw", source: "stock" });
+    else if (what === "discard" && where === "hand") act({ type: "draw", source: "discard" });
+    else if (what.startsWith("card:") && where === "discard") act({ type: "discard", card: what.slice(5) });
+  });
+
+  function myTable(game) {
+    const index = game.me?.table ?? 0;
+    return game.tables?.[index] ?? game.tables?.[0] ?? null;
+  }
+
+  function discardOptions(game, table) {
+    const me = game.me;
+    if (!live || !me || table.turn !== me.seat || table.phase !== "discard") return null;
+    const cards = me.hand;
+    const after = deadwoodAfterDiscard(cards);
+    const playable = cards.filter((c) => c !== me.taken_this_turn);
+    const endings = [];
+    for (const card of playable) {
+      if (after[card] === 0) endings.push({ type: "gin", card, deadwood: 0 });
+      else if (after[card] <= table.knock_limit) endings.push({ type: "knock", card, deadwood: after[card] });
+    }
+    endings.sort((a, b) => a.deadwood - b.deadwood);
+    const bigGin = game.config.big_gin_bonus > 0 && me.arrangement.deadwood_points === 0;
+    return { playable, endings, bigGin, after };
+  }
+
+  function opponentArea(table, game) {
+    const mySeat = game.me?.seat ?? null;
+    const others = table.players.filter((p) => p.seat !== mySeat);
+    return others.map((player) =>
+      h(
+        "div.gin-opponent",
+        { dataset: { seat: player.seat }, class: table.turn === player.seat ? "turn" : "" },
+        h("div.who", {}, seatName(player.seat), h("span.muted", {}, " · ", t("gin.cards_n", { n: player.card_count }))),
+        h(
+          "div.card-fan",
+          { "aria-label": t("gin.opponent_hand", { name: seatName(player.seat) }) },
+          player.cards
+            ? player.cards.map((card) => cardElement(card, { small: true }))
+            : Array.from({ length: player.card_count }, () => cardBack({ small: true })),
+        ),
+        player.taken_from_discard.length
+          ? h(
+              "div.known",
+              {},
+              h("span.label", {}, t("gin.took_from_discard")),
+              player.taken_from_discard.map((card) => cardElement(card, { small: true })),
+            )
+          : null,
+      ),
+    );
+  }
+
+  function centre(table, game) {
+    const mine = live && game.me && table.turn === game.me.seat && table.players.some((p) => p.seat === game.me.seat);
+    const canDraw = mine && table.phase === "draw";
+    const offer = mine && table.phase === "upcard_offer";
+    const top = table.discard_pile[table.discard_pile.length - 1] ?? null;
+    const canTakeDiscard = (canDraw && top) || offer;
+    const stock = cardBack({
+      drag: canDraw ? "stock" : null,
+      onclick: canDraw ? () => act({ type: "draw", source: "stock" }) : null,
+      disabled: !canDraw,
+      label: t("gin.stock_label", { n: table.stock_count }),
+      extraClass: canDraw ? "can-take" : "",
+    });
+    stock.id = "stock";
+    const discard = top
+      ? cardElement(top, {
+          drag: canDraw ? "discard" : null,
+          onclick: canTakeDiscard
+            ? () => act(offer ? { type: "take_upcard" } : { type: "draw", source: "discard" })
+            : null,
+          label: t("gin.discard_label", { card: cardName(top) }),
+          extraClass: canTakeDiscard ? "can-take" : "",
+        })
+      : h("span.card.empty-pile", {}, "");
+    discard.id = "discard-top";
+    return h(
+      "div.gin-centre",
+      {},
+      h("div.pile", {}, stock, h("span.pile-label", {}, t("gin.stock_n", { n: table.stock_count }))),
+      h(
+        "div.pile",
+        { dataset: { drop: "discard" }, id: "discard-pile" },
+        discard,
+        h("span.pile-label", {}, t("gin.discard_pile")),
+      ),
+      h("div.gin-status", {}, statusLine(table, game)),
+    );
+  }
+
+  function statusLine(table, game) {
+    if (table.phase === "over") return h("p", {}, t("gin.hand_over"));
+    const mine = live && game.me && table.turn === game.me.seat;
+    const lines = [];
+    if (mine) {
+      lines.push(h("p.your-turn", { id: "turn-line" }, t(`gin.do.${table.phase}`)));
+      if (table.phase === "upcard_offer") {
+        lines.push(
+          h(
+            "div.buttons",
+            {},
+            h("button.primary", { type: "button", id: "take-upcard", onclick: () => act({ type: "take_upcard" }) }, t("gin.take_upcard")),
+            h("button", { type: "button", id: "pass-upcard", onclick: () => act({ type: "pass" }) }, t("gin.pass")),
+          ),
+        );
+      }
+    } else {
+      lines.push(h("p", { id: "turn-line" }, t(`gin.wait.${table.phase}`, { name: seatName(table.turn) })));
+    }
+    lines.push(h("p.muted", {}, t("gin.knock_limit", { n: table.knock_limit })));
+    return lines;
+  }
+
+  function handArea(table, game) {
+    const me = game.me;
+    if (!me || !table.players.some((p) => p.seat === me.seat)) {
+      return h("p.muted.sit-out", {}, game.me ? t("gin.sitting_out") : t("room.spectator_view"));
+    }
+    const options = discardOptions(game, table);
+    const grouped = groupedHand(me.hand);
+    const cardFor = (card) => {
+      const canDiscard = options?.playable.includes(card);
+      return cardElement(card, {
+        drag: canDiscard ? `card:${card}` : null,
+        selected: selected === card,
+        onclick: canDiscard ? () => {
+          selected = selected === card ? null : card;
+          draw();
+        } : null,
+        ondblclick: canDiscard ? () => act({ type: "discard", card }) : null,
+        extraClass: [card === me.taken_this_turn ? "taken" : "", card === fresh ? "fresh" : ""].join(" "),
+      });
+    };
+    const points = me.arrangement.deadwood_points;
+    return h(
+      "div.gin-hand",
+      { dataset: { drop: "hand" }, id: "my-hand" },
+      h(
+        "div.hand-head",
+        {},
+        h("span", {}, t("gin.your_hand", { name: seatName(me.seat) })),
+        h("span.deadwood", { id: "deadwood" }, t("gin.deadwood_n", { n: points })),
+        me.knock_deadwood !== null && me.knock_deadwood !== undefined
+          ? h("span.muted", {}, t("gin.best_knock", { n: me.knock_deadwood }))
+          : null,
+      ),
+      h(
+        "div.hand-groups",
+        {},
+        grouped.melds.map((meld) => h("div.meld-group", { "aria-label": t("gin.meld") }, meld.map(cardFor))),
+        grouped.deadwood.length
+          ? h("div.meld-group.deadwood-group", { "aria-label": t("gin.deadwood") }, grouped.deadwood.map(cardFor))
+          : null,
+      ),
+      options ? moveButtons(options) : null,
+    );
+  }
+
+  function moveButtons(options) {
+    const buttons = [];
+    if (selected && options.playable.includes(selected)) {
+      buttons.push(
+        h("button.primary", { type: "button", id: "discard-button", onclick: () => act({ type: "discard", card: selected }) }, t("gin.discard_card", { card: cardName(selected) })),
+      );
+    } else {
+      buttons.push(h("span.muted", {}, t("gin.pick_discard")));
+    }
+    for (const ending of options.endings) {
+      buttons.push(
+        h(
+          `button.${ending.type === "gin" ? "gin-button" : "knock-button"}`,
+          { type: "button", dataset: { card: ending.card }, onclick: () => act({ type: ending.type, card: ending.card }) },
+          ending.type === "gin"
+            ? t("gin.gin_with", { card: cardName(ending.card) })
+            : t("gin.knock_with", { card: cardName(ending.card), n: ending.deadwood }),
+        ),
+      );
+    }
+    if (options.bigGin) {
+      buttons.push(h("button.gin-button", { type: "button", id: "big-gin", onclick: () => act({ type: "big_gin" }) }, t("gin.big_gin")));
+    }
+    return h("div.move-buttons", {}, buttons);
+  }
+
+  function tableElement(table, game) {
+    return h(
+      "div.gin-table",
+      { dataset: { table: table.table, phase: table.phase } },
+      game.tables.length > 1 ? h("h3", {}, t("gin.table_n", { n: table.table + 1 })) : null,
+      h("div.felt", {}, opponentArea(table, game), centre(table, game), handArea(table, game)),
+      table.outcome ? handOutcome(table.outcome, seatName) : null,
+    );
+  }
+
+  function draw() {
+    if (!state?.game) return;
+    const game = state.game;
+    const mine = myTable(game);
+    const tables = [mine, ...(game.tables ?? []).filter((tb) => tb !== mine)].filter(Boolean);
+    clear(root, tables.map((table) => tableElement(table, game)), matchScoreboard(game, seatName));
+  }
+
+  return {
+    update(next) {
+      const before = state?.game?.me?.hand ?? [];
+      state = next;
+      const hand = state.game?.me?.hand ?? [];
+      const added = hand.filter((card) => !before.includes(card));
+      if (added.length === 1 && hand.length === before.length + 1) fresh = added[0];
+      else if (hand.length !== 11) fresh = null;
+      if (selected && !hand.includes(selected)) selected = null;
+      draw();
+    },
+    redraw: draw,
+    turnSeats: (s) => s.game?.to_act ?? [],
+    dispose() {
+      root.remove();
+    },
+  };
+}

@@ -1,0 +1,255 @@
+// Finished matches, a player's statistics, and the replay of one match step by step, drawn by
+// the same table views as a live game (read-only).
+
+import { api } from "../api.js";
+import { gameName } from "../game_text.js";
+import { language, t } from "../i18n.js";
+import { clear, h } from "./dom.js";
+import { createGinTable } from "./gin_table.js";
+import { createRummikubTable } from "./rummikub_table.js";
+import { showError } from "./toasts.js";
+
+const TABLES = { gin_rummy: createGinTable, rummikub: createRummikubTable };
+const PLAY_EVERY_MS = 900;
+
+function when(iso) {
+  if (!iso) return "";
+  return new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
+}
+
+function seatLabel(seat) {
+  if (seat.kind === "bot") return seat.name || t("room.bot_name", { level: t(`bot.${seat.level}`) });
+  return seat.name || t("room.seat_n", { n: seat.seat + 1 });
+}
+
+export function historyPage(main, [matchId]) {
+  return matchId ? replayPage(main, matchId) : listPage(main);
+}
+
+function listPage(main) {
+  let matches = null;
+  let player = "";
+  let stats = null;
+  let game = "";
+
+  async function load() {
+    const query = new URLSearchParams({ status: "finished", limit: "50" });
+    if (player) query.set("player", player);
+    if (game) query.set("game", game);
+    try {
+      const page = await api.matches(`?${query}`);
+      matches = page.items ?? [];
+      stats = player ? await api.playerStats(player) : null;
+    } catch (error) {
+      matches = [];
+      showError(error);
+    }
+    draw();
+  }
+
+  function draw() {
+    const nameInput = h("input", { id: "history-player", type: "search", value: player, placeholder: t("lobby.name_placeholder") });
+    const gameSelect = h(
+      "select",
+      { id: "history-game" },
+      h("option", { value: "" }, "—"),
+      ["gin_rummy", "rummikub"].map((g) => h("option", { value: g, selected: g === game }, gameName(g))),
+    );
+    const filter = h(
+      "form.inline.history-filter",
+      {
+        onsubmit: (event) => {
+          event.preventDefault();
+          player = nameInput.value.trim();
+          game = gameSelect.value;
+          load();
+        },
+      },
+      h("label", { for: "history-player" }, t("history.player_filter")),
+      nameInput,
+      gameSelect,
+      h("button", { type: "submit" }, t("history.filter")),
+    );
+    let body;
+    if (matches === null) body = h("p.muted", {}, t("common.loading"));
+    else if (!matches.length) body = h("p.muted", {}, t("history.none"));
+    else {
+      body = h(
+        "table.history-list",
+        {},
+        h("thead", {}, h("tr", {}, h("th", {}, t("lobby.game")), h("th", {}, t("history.players")), h("th", {}, t("history.winner")), h("th", {}, t("history.when")), h("th"))),
+        h(
+          "tbody",
+          {},
+          matches.map((m) =>
+            h(
+              "tr",
+              { dataset: { match: m.match_id } },
+              h("td", {}, gameName(m.game)),
+              h("td", {}, m.seats.map((s) => `${seatLabel(s)}${s.final_score === null ? "" : ` (${s.final_score})`}`).join(", ")),
+              h("td", {}, m.winners.map((w) => seatLabel(m.seats[w])).join(", ")),
+              h("td", {}, when(m.finished_at ?? m.created_at)),
+              h("td", {}, h("a.button.small", { href: `/history/${m.match_id}`, "data-link": true }, t("history.replay"))),
+            ),
+          ),
+        ),
+      );
+    }
+    clear(
+      main,
+      h(
+        "section.panel.history",
+        {},
+        h("h1", {}, t("history.title")),
+        filter,
+        stats ? h("p.stats", { id: "player-stats" }, t("history.stats", { name: stats.name, played: stats.matches_played, won: stats.matches_won })) : null,
+        body,
+      ),
+    );
+  }
+
+  draw();
+  load();
+  return { redraw: draw, dispose() {} };
+}
+
+function describe(step, match) {
+  const who = step.seat === null ? t("history.system") : seatLabel(match.seats[step.seat]);
+  const action = step.action ?? {};
+  const detail = Object.entries(action)
+    .filter(([key]) => key !== "type")
+    .map(([key, value]) => `${key}=${typeof value === "object" ? JSON.stringify(value) : value}`)
+    .join(" ");
+  return t("history.action_by", { who, action: `${action.type ?? "?"}${detail ? ` ${detail}` : ""}` });
+}
+
+function replayPage(main, matchId) {
+  let replay = null;
+  let index = 0;
+  let viewpoint = null;
+  let timer = null;
+  let table = null;
+  const tableBox = h("section.table-area.replay-table");
+  const controls = h("section.panel.replay-controls");
+  main.replaceChildren(h("div.replay", {}, h("a", { href: "/history", "data-link": true }, t("history.back")), controls, tableBox));
+
+  function viewAt(step) {
+    if (step === 0) return viewpoint === null ? replay.initial_view : replay.initial_seat_views?.[viewpoint];
+    const record = replay.steps[step - 1];
+    return viewpoint === null ? record.view : record.seat_views?.[viewpoint];
+  }
+
+  function stateAt(step) {
+    const match = replay.match;
+    return {
+      room: {
+        room_id: match.room_id,
+        game: match.game,
+        players: match.players,
+        status: "finished",
+        seats: match.seats.map((s) => ({ ...s, connected: false, ready: false })),
+      },
+      you: { seat: viewpoint },
+      game: viewAt(step) ?? null,
+      deadline: null,
+    };
+  }
+
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+  }
+
+  function go(step) {
+    index = Math.max(0, Math.min(replay.steps.length, step));
+    if (index === replay.steps.length) stop();
+    draw();
+  }
+
+  function drawControls() {
+    const total = replay.steps.length;
+    const seats = replay.initial_seat_views ? replay.match.seats : [];
+    const button = (key, id, onclick, disabled) => h("button", { type: "button", id, onclick, disabled }, t(key));
+    clear(
+      controls,
+      h("h1", {}, gameName(replay.match.game), " · ", replay.match.seats.map(seatLabel).join(", ")),
+      h(
+        "div.replay-bar",
+        {},
+        button("history.first", "step-first", () => go(0), index === 0),
+        button("history.prev", "step-prev", () => go(index - 1), index === 0),
+        button(timer ? "history.pause" : "history.play", "step-play", () => {
+          if (timer) stop();
+          else timer = setInterval(() => go(index + 1), PLAY_EVERY_MS);
+          drawControls();
+        }, index === total),
+        button("history.next", "step-next", () => go(index + 1), index === total),
+        button("history.last", "step-last", () => go(total), index === total),
+        h("input", {
+          type: "range",
+          min: 0,
+          max: total,
+          value: index,
+          "aria-label": t("history.step", { n: index, total }),
+          oninput: (event) => go(Number(event.target.value)),
+        }),
+        seats.length
+          ? h(
+              "select",
+              {
+                id: "viewpoint",
+                "aria-label": t("room.watch"),
+                onchange: (event) => {
+                  viewpoint = event.target.value === "" ? null : Number(event.target.value);
+                  table?.dispose();
+                  table = null;
+                  draw();
+                },
+              },
+              h("option", { value: "", selected: viewpoint === null }, t("room.spectating")),
+              seats.map((s) => h("option", { value: s.seat, selected: viewpoint === s.seat }, seatLabel(s))),
+            )
+          : null,
+      ),
+      h("p.step-line", { id: "step-line" }, t("history.step", { n: index, total }), index > 0 ? ` — ${describe(replay.steps[index - 1], replay.match)}` : ""),
+    );
+  }
+
+  function draw() {
+    if (!replay) {
+      clear(controls, h("p.muted", {}, t("common.loading")));
+      return;
+    }
+    drawControls();
+    const state = stateAt(index);
+    if (!state.game) {
+      clear(tableBox, h("p.muted", {}, t("history.no_view")));
+      table = null;
+      return;
+    }
+    if (!table) table = TABLES[replay.match.game]?.(tableBox, null) ?? null;
+    table?.update(state);
+  }
+
+  api
+    .replay(matchId)
+    .then((data) => {
+      replay = data;
+      draw();
+    })
+    .catch((error) => {
+      showError(error);
+      clear(controls, h("p.muted", {}, t("history.unavailable")));
+    });
+  draw();
+  return {
+    redraw() {
+      draw();
+      table?.redraw();
+    },
+    dispose() {
+      stop();
+      table?.dispose();
+    },
+  };
+}

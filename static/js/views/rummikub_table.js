@@ -1,0 +1,272 @@
+// The Rummikub table: every meld (valid or not, as it changes), one's own rack, the other
+// players' rack sizes and initial-meld status, and the moves of a turn. Each drag or tap is one
+// server step (move, split, merge, return), so the others watch the table being rearranged.
+
+import { errorText, t } from "../i18n.js";
+import { readMeld, sortRack } from "../rules/rummikub_melds.js";
+import { clear, h } from "./dom.js";
+import { enableDrag } from "./drag.js";
+import { roundResult } from "./rummikub_results.js";
+import { tileElement } from "./tiles.js";
+import { showError } from "./toasts.js";
+
+const SORT_KEY = "meldhall.rack_sort";
+
+export function createRummikubTable(container, controller) {
+  const root = h("div.rummikub");
+  container.replaceChildren(root);
+  let state = null;
+  let selected = null;
+  let busy = false;
+  let sortBy = localStorage.getItem(SORT_KEY) === "number" ? "number" : "colour";
+
+  const game = () => state.game;
+  const mySeat = () => state.you?.seat ?? null;
+  const myTurn = () => Boolean(controller) && game().phase === "playing" && game().turn?.seat === mySeat() && mySeat() !== null;
+  const melds = () => (game().tentative ? game().tentative.table : game().table);
+  const laid = () => new Set(game().tentative?.laid ?? []);
+  const seatName = (seat) => {
+    const info = state.room.seats.find((s) => s.seat === seat);
+    if (!info || info.kind === "empty") return t("room.seat_n", { n: seat + 1 });
+    if (info.kind === "bot") return info.name || t("room.bot_name", { level: t(`bot.${info.level}`) });
+    return info.name;
+  };
+
+  async function act(action) {
+    if (busy) return;
+    busy = true;
+    try {
+      await controller.act(action);
+      selected = null;
+    } catch (error) {
+      showError(error);
+    } finally {
+      busy = false;
+      draw();
+    }
+  }
+
+  // Where among a meld's tiles a drop at (x, y) lands, not counting the dragged tile itself.
+  function dropPosition(meldElement, point, tile) {
+    const tiles = [...meldElement.querySelectorAll(".tile")].filter((el) => el.dataset.tile !== tile);
+    let pos = 0;
+    for (const el of tiles) {
+      const r = el.getBoundingClientRect();
+      const rowAbove = r.bottom < point.y - r.height / 2;
+      const sameRow = r.top <= point.y + r.height / 2 && r.bottom >= point.y - r.height / 2;
+      if (rowAbove || (sameRow && r.left + r.width / 2 < point.x)) pos += 1;
+    }
+    return pos;
+  }
+
+  enableDrag(root, (source, target, point) => {
+    if (!myTurn()) return;
+    const [kind, value] = source.dataset.drag.split(":");
+    const where = target.dataset.drop;
+    if (kind === "tile") {
+      if (where === "rack") {
+        if (laid().has(value)) act({ type: "return", tile: value });
+        return;
+      }
+      if (where === "new") act({ type: "move", tile: value, to: "new" });
+      else if (where.startsWith("meld:")) {
+        act({ type: "move", tile: value, to: Number(where.slice(5)), pos: dropPosition(target, point, value) });
+      }
+    } else if (kind === "meld" && where.startsWith("meld:")) {
+      const into = Number(where.slice(5));
+      if (into !== Number(value)) {
+        act({ type: "merge", meld: Number(value), into, pos: dropPosition(target, point, null) });
+      }
+    }
+  });
+
+  function select(tile) {
+    selected = selected === tile ? null : tile;
+    draw();
+  }
+
+  function tapTarget(where) {
+    if (!selected || !myTurn()) return;
+    if (where === "rack") {
+      if (laid().has(selected)) act({ type: "return", tile: selected });
+    } else if (where === "new") act({ type: "move", tile: selected, to: "new" });
+    else act({ type: "move", tile: selected, to: where });
+  }
+
+  function playersStrip() {
+    const g = game();
+    return h(
+      "ul.rk-players",
+      {},
+      g.seats.map((s) =>
+        h(
+          "li.rk-player",
+          { dataset: { seat: s.seat }, class: g.turn?.seat === s.seat ? "turn" : "" },
+          h("span.who", {}, seatName(s.seat), s.seat === mySeat() ? h("span.badge", {}, t("room.you")) : null),
+          h("span.rack-size", { title: t("rk.rack_size") }, t("rk.tiles_n", { n: s.rack_size })),
+          h("span.badge", { class: s.initial_meld_done ? "ready" : "" }, t(s.initial_meld_done ? "rk.melded" : "rk.not_melded")),
+          h("span.score", {}, t("rk.score_n", { n: s.score })),
+        ),
+      ),
+      h("li.rk-pool", { id: "pool" }, t("rk.pool_n", { n: g.pool_size })),
+    );
+  }
+
+  function meldMark(meld) {
+    if (meld.valid) return h("span.meld-mark.ok", { title: t(`rk.kind.${meld.kind}`) }, "✓ ", t(`rk.kind.${meld.kind}`), " · ", t("common.points", { n: meld.value }));
+    const local = readMeld(meld.tiles);
+    const reason = local.error ? t(`rk.why.${local.error}`) : (meld.reason ?? "");
+    return h("span.meld-mark.bad", {}, "✗ ", reason);
+  }
+
+  function meldElement(meld, index, interactive) {
+    const fresh = laid();
+    const parts = [];
+    meld.tiles.forEach((tile, at) => {
+      if (at > 0 && interactive) {
+        parts.push(
+          h("button.split", { type: "button", title: t("rk.split_here"), "aria-label": t("rk.split_here"), onclick: () => act({ type: "split", meld: index, at }) }),
+        );
+      }
+      parts.push(
+        tileElement(tile, {
+          drag: interactive ? `tile:${tile}` : null,
+          onclick: interactive ? () => select(tile) : null,
+          selected: selected === tile,
+          fresh: fresh.has(tile),
+          stands: meld.jokers?.[tile]?.length === 1 ? meld.jokers[tile][0] : null,
+        }),
+      );
+    });
+    return h(
+      "div.meld",
+      {
+        class: meld.valid ? "valid" : "invalid",
+        dataset: { drop: interactive ? `meld:${index}` : null, meld: index },
+        onclick: interactive ? (event) => {
+          if (event.target.closest(".tile, .split, .grip")) return;
+          tapTarget(index);
+        } : null,
+      },
+      interactive ? h("button.grip", { type: "button", dataset: { drag: `meld:${index}` }, title: t("rk.drag_meld"), "aria-label": t("rk.drag_meld") }, "⠿") : null,
+      h("div.meld-tiles", {}, parts),
+      meldMark(meld),
+    );
+  }
+
+  function tableArea() {
+    const interactive = myTurn();
+    const list = melds();
+    return h(
+      "section.rk-table",
+      { id: "rk-table", "aria-label": t("rk.table") },
+      list.length ? null : h("p.muted.empty-table", {}, t("rk.empty_table")),
+      list.map((meld, index) => meldElement(meld, index, interactive)),
+      interactive
+        ? h("button.new-meld", { type: "button", id: "new-meld", dataset: { drop: "new" }, onclick: () => tapTarget("new") }, t("rk.new_meld"))
+        : null,
+    );
+  }
+
+  function turnLine() {
+    const g = game();
+    if (g.phase !== "playing") return null;
+    const lines = [];
+    if (myTurn()) {
+      lines.push(h("p.your-turn", { id: "turn-line" }, t("rk.your_turn")));
+      const me = g.seats.find((s) => s.seat === mySeat());
+      if (!me.initial_meld_done) {
+        const points = g.tentative?.initial_points ?? 0;
+        const needed = g.config.initial_meld_points;
+        lines.push(h("p.initial", { id: "initial-points", class: points >= needed ? "enough" : "" }, t("rk.initial_progress", { points, needed })));
+      }
+      if (g.tentative && !g.tentative.ready && g.tentative.problem) {
+        lines.push(h("p.problem", { id: "problem" }, errorText(g.tentative.problem.code, g.tentative.problem.message)));
+      }
+    } else {
+      lines.push(h("p", { id: "turn-line" }, t("rk.their_turn", { name: seatName(g.turn.seat) })));
+    }
+    return h("div.rk-status", {}, lines);
+  }
+
+  function rackArea() {
+    const g = game();
+    if (mySeat() === null || !g.rack) return g.phase === "playing" && mySeat() === null ? h("p.muted", {}, t("room.spectator_view")) : null;
+    const interactive = myTurn();
+    const tiles = sortRack(g.rack, sortBy);
+    const sortButton = (by) =>
+      h("button.small", {
+        type: "button",
+        id: `sort-${by}`,
+        "aria-pressed": String(sortBy === by),
+        onclick: () => {
+          sortBy = by;
+          localStorage.setItem(SORT_KEY, by);
+          draw();
+        },
+      }, t(`rk.sort_${by}`));
+    return h(
+      "section.rk-rack",
+      {
+        id: "rack",
+        dataset: { drop: interactive ? "rack" : null },
+        onclick: interactive ? (event) => {
+          if (!event.target.closest(".tile, button")) tapTarget("rack");
+        } : null,
+      },
+      h("div.rack-head", {}, h("span", {}, t("rk.your_rack", { n: tiles.length })), sortButton("colour"), sortButton("number")),
+      h("div.rack-tiles", {}, tiles.map((tile) =>
+        tileElement(tile, {
+          drag: interactive ? `tile:${tile}` : null,
+          onclick: interactive ? () => select(tile) : null,
+          selected: selected === tile,
+        }),
+      )),
+    );
+  }
+
+  function turnButtons() {
+    if (!myTurn()) return null;
+    const g = game();
+    const tentative = g.tentative;
+    return h(
+      "div.rk-buttons",
+      {},
+      h("button.primary", { type: "button", id: "end-turn", disabled: !tentative?.ready, onclick: () => act({ type: "end_turn" }) }, t("rk.end_turn")),
+      h("button", { type: "button", id: "reset-turn", disabled: !tentative, onclick: () => act({ type: "reset" }) }, t("rk.reset")),
+      g.pool_size > 0
+        ? h("button", { type: "button", id: "draw-tile", onclick: () => act({ type: "draw" }) }, tentative ? t("rk.undo_and_draw") : t("rk.draw"))
+        : h("button", { type: "button", id: "pass-turn", onclick: () => act({ type: "pass" }) }, t("rk.pass")),
+      selected ? h("span.muted", {}, t("rk.tap_target")) : h("span.muted", {}, t("rk.how_to")),
+    );
+  }
+
+  function draw() {
+    if (!state?.game) return;
+    clear(
+      root,
+      playersStrip(),
+      turnLine(),
+      tableArea(),
+      rackArea(),
+      turnButtons(),
+      roundResult(game(), seatName),
+    );
+  }
+
+  return {
+    update(next) {
+      state = next;
+      const g = state.game;
+      const visible = new Set([...(g?.rack ?? []), ...(g ? melds().flatMap((m) => m.tiles) : [])]);
+      if (selected && !visible.has(selected)) selected = null;
+      if (g && !(g.phase === "playing" && g.turn?.seat === state.you?.seat)) selected = null;
+      draw();
+    },
+    redraw: draw,
+    turnSeats: (s) => s.game?.to_act ?? [],
+    dispose() {
+      root.remove();
+    },
+  };
+}
