@@ -1,0 +1,72 @@
+"""Rigged first hands for rule tests: name the cards, get a match dealt exactly so."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from app.games.gin_rummy import GinRummy, min_deadwood
+from app.games.gin_rummy.cards import CARD_NAMES
+
+
+def rigged(
+    non_dealer: str,
+    dealer: str,
+    upcard: str,
+    stock: str = "",
+    *,
+    config: Mapping[str, Any] | None = None,
+    seed: int = 0,
+) -> GinRummy:
+    """A two-player match whose first hand deals these cards; `stock` is its top, top first."""
+    first, second, top = non_dealer.split(), dealer.split(), stock.split()
+    assert len(first) == len(second) == 10
+    named = [*first, *second, upcard, *top]
+    rest = [card for card in CARD_NAMES if card not in named]
+    dealt = [card for pair in zip(first, second, strict=True) for card in pair]
+    return GinRummy.new(config or {}, 2, seed=seed, deck=[*dealt, upcard, *top, *rest])
+
+
+def seats(match: GinRummy, table: int = 0) -> tuple[int, int]:
+    """(non-dealer, dealer) of the current hand at a table, read from the public view."""
+    first, second = match.view(None)["tables"][table]["seats"]
+    return first, second
+
+
+def table(match: GinRummy, seat: int | None = None, index: int = 0) -> dict[str, Any]:
+    view: dict[str, Any] = match.view(seat)["tables"][index]
+    return view
+
+
+def outcome(match: GinRummy) -> dict[str, Any]:
+    result: dict[str, Any] = table(match)["outcome"]
+    return result
+
+
+def player_record(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    found: dict[str, Any] = next(p for p in record["players"] if p["seat"] == seat)
+    return found
+
+
+def greedy_action(match: GinRummy, seat: int, rng: random.Random) -> dict[str, Any]:
+    """Ends the hand when it may, else draws at random and discards to the least deadwood."""
+    legal = match.legal_actions(seat)
+    endings = [a for a in legal if a["type"] in ("big_gin", "gin", "knock")]
+    if endings:
+        return endings[0]
+    discards = [a for a in legal if a["type"] == "discard"]
+    if not discards:
+        return rng.choice(legal)
+    hand = match.view(seat)["me"]["hand"]
+    return min(
+        discards,
+        key=lambda a: (min_deadwood([c for c in hand if c != a["card"]]), rng.random()),
+    )
+
+
+def play_round(match: GinRummy, rng: random.Random) -> None:
+    """Greedy play at every table until the round (or the match) is over."""
+    while match.phase == "playing":
+        seat = rng.choice(match.to_act())
+        match.apply(seat, greedy_action(match, seat, rng))
