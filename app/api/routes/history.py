@@ -1,0 +1,255 @@
+"""History: finished and running matches, their hands, replays and player statistics.
+
+A replay is rebuilt by running the stored action log through the engine from the stored seed,
+so it shows exactly what happened. While a match is still being played only public data leaves
+here (the spectator's view; no seed, which would reveal every deal); once it is over each step
+also carries every seat's view, so every hand can be watched with its cards face up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+from pydantic import BaseModel, Field
+
+from app.api.errors import ApiError
+from app.api.schemas import ErrorBody
+from app.games.engine import IllegalAction
+from app.games.registry import GAMES, engine_for
+from app.storage.player_stats import winning_seats
+from app.storage.store import (
+    ACTIVE,
+    MatchStore,
+    MatchSummary,
+    SeatRecord,
+    StoredMatch,
+)
+
+router = APIRouter(prefix="/api", tags=["history"])
+
+MAX_PAGE = 100
+
+
+def get_store(request: Request) -> MatchStore:
+    store: MatchStore = request.app.state.store
+    return store
+
+
+StoreDep = Annotated[MatchStore, Depends(get_store)]
+MatchId = Annotated[str, Path(min_length=1, max_length=64)]
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
+
+
+class SeatOut(BaseModel):
+    seat: int
+    name: str
+    kind: str
+    level: str | None
+    final_score: int | None
+
+
+class MatchOut(BaseModel):
+    match_id: str
+    room_id: str
+    game: str
+    players: int
+    status: Literal["active", "finished", "abandoned"]
+    created_at: datetime
+    finished_at: datetime | None
+    seats: list[SeatOut]
+    winners: list[int] = Field(description="Winning seats; empty until the match is over")
+
+
+class MatchPage(BaseModel):
+    items: list[MatchOut]
+    total: int = Field(description="Matches meeting the filters, over all pages")
+    limit: int
+    offset: int
+
+
+class HandOut(BaseModel):
+    hand_index: int
+    result: dict[str, Any] = Field(description="The engine's record of the hand or round")
+    at: datetime
+
+
+class MatchDetailOut(MatchOut):
+    config: dict[str, Any]
+    seed: int | None = Field(description="Shown once the match is over: it fixes every deal")
+    action_count: int
+    result: dict[str, Any] | None
+    hands: list[HandOut]
+
+
+class ReplayStep(BaseModel):
+    index: int
+    seat: int | None
+    action: dict[str, Any]
+    at: datetime
+    view: dict[str, Any] = Field(description="The spectator's view after this action")
+    seat_views: list[dict[str, Any]] | None = Field(
+        description="Every seat's view after this action; only once the match is over"
+    )
+
+
+class Replay(BaseModel):
+    match: MatchOut
+    initial_view: dict[str, Any]
+    initial_seat_views: list[dict[str, Any]] | None
+    steps: list[ReplayStep]
+    hand_results: list[dict[str, Any]] = Field(description="Only once the match is over")
+
+
+class GinRummyStatsOut(BaseModel):
+    hands_played: int
+    hands_won: int
+    knocks: int
+    gins: int
+    big_gins: int
+    undercuts: int = Field(description="Hands won by undercutting the knocker")
+    undercut_against: int = Field(description="Knocks that were undercut")
+    average_deadwood_at_knock: float | None
+
+
+class RummikubStatsOut(BaseModel):
+    rounds_played: int
+    rounds_won: int
+
+
+class PlayerStatsOut(BaseModel):
+    name: str
+    matches_played: int = Field(description="Finished matches with a seat of this name")
+    matches_won: int
+    matches_by_game: dict[str, int]
+    gin_rummy: GinRummyStatsOut
+    rummikub: RummikubStatsOut
+
+
+def seat_out(seat: SeatRecord) -> SeatOut:
+    return SeatOut(
+        seat=seat.seat,
+        name=seat.name,
+        kind=seat.kind,
+        level=seat.level,
+        final_score=seat.final_score,
+    )
+
+
+def match_out(match: MatchSummary | StoredMatch) -> MatchOut:
+    return MatchOut(
+        match_id=match.match_id,
+        room_id=match.room_id,
+        game=match.game,
+        players=match.players,
+        status=match.status,  # type: ignore[arg-type]
+        created_at=match.created_at,
+        finished_at=match.finished_at,
+        seats=[seat_out(s) for s in match.seats],
+        winners=sorted(winning_seats(match.result)),
+    )
+
+
+def build_replay(stored: StoredMatch) -> Replay:
+    """Run the log through the engine; CPU work, so the route runs it in a thread."""
+    engine = engine_for(stored.game).new(stored.config, stored.players, seed=stored.seed)
+    over = stored.status != ACTIVE
+    seats = range(stored.players)
+
+    def seat_views() -> list[dict[str, Any]] | None:
+        return [engine.view(seat) for seat in seats] if over else None
+
+    initial_view, initial_seat_views = engine.view(None), seat_views()
+    steps = []
+    for record in stored.actions:
+        try:
+            engine.apply(record.seat, record.action)
+        except IllegalAction as error:
+            raise ApiError(
+                "replay_failed",
+                f"action {record.index} of match {stored.match_id} no longer replays: {error}",
+                500,
+            ) from error
+        steps.append(
+            ReplayStep(
+                index=record.index,
+                seat=record.seat,
+                action=record.action,
+                at=record.at,
+                view=engine.view(None),
+                seat_views=seat_views(),
+            )
+        )
+    return Replay(
+        match=match_out(stored),
+        initial_view=initial_view,
+        initial_seat_views=initial_seat_views,
+        steps=steps,
+        hand_results=engine.hand_results() if over else [],
+    )
+
+
+def not_found(match_id: str) -> ApiError:
+    return ApiError("match_not_found", f"no match with id {match_id!r}", 404)
+
+
+@router.get("/matches")
+async def list_matches(
+    store: StoreDep,
+    game: Annotated[str | None, Query(description="gin_rummy or rummikub")] = None,
+    player: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
+    status: Literal["active", "finished", "abandoned"] | None = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 20,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> MatchPage:
+    """Matches newest first, filtered by game, a seat's display name and status."""
+    if game is not None and game not in GAMES:
+        known = ", ".join(sorted(GAMES))
+        raise ApiError("unknown_game", f"unknown game {game!r}; this server plays {known}")
+    items, total = await store.list_matches(
+        game=game, player=player, status=status, limit=limit, offset=offset
+    )
+    return MatchPage(items=[match_out(m) for m in items], total=total, limit=limit, offset=offset)
+
+
+@router.get("/matches/{match_id}", responses=NOT_FOUND)
+async def match_detail(store: StoreDep, match_id: MatchId) -> MatchDetailOut:
+    """One match: seats with final scores, each hand's result, and the match result."""
+    detail = await store.match_detail(match_id=match_id)
+    if detail is None:
+        raise not_found(match_id)
+    summary = detail.summary
+    return MatchDetailOut(
+        **match_out(summary).model_dump(),
+        config=detail.config,
+        seed=None if summary.status == ACTIVE else detail.seed,
+        action_count=detail.action_count,
+        result=summary.result,
+        hands=[HandOut(hand_index=h.hand_index, result=h.result, at=h.at) for h in detail.hands],
+    )
+
+
+@router.get("/matches/{match_id}/replay", responses={**NOT_FOUND, 403: {"model": ErrorBody}})
+async def match_replay(store: StoreDep, match_id: MatchId) -> Replay:
+    """Every logged action with the spectator's view after it (and every seat's, once over)."""
+    stored = await store.load_match(match_id=match_id)
+    if stored is None:
+        raise not_found(match_id)
+    if stored.status == ACTIVE and stored.room_meta.get("spectators") is False:
+        raise ApiError(
+            "spectators_not_allowed",
+            "this match is still being played in a room closed to spectators",
+            403,
+        )
+    return await asyncio.to_thread(build_replay, stored)
+
+
+@router.get("/players/{name}/stats")
+async def player_stats(
+    store: StoreDep, name: Annotated[str, Path(min_length=1, max_length=64)]
+) -> PlayerStatsOut:
+    """Counts over the finished matches in which a seat had this display name."""
+    stats = await store.player_stats(name=name)
+    return PlayerStatsOut.model_validate(stats, from_attributes=True)
