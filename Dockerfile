@@ -1,11 +1,41 @@
+# meldhall: a slim image that applies the migrations, then serves on port 8000.
+# Settings come from the environment (see app/settings.py); docker-compose.yml wires
+# PostgreSQL in. Without DATABASE_URL the server keeps a SQLite file in /data.
 FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    MELDHALL_ENVIRONMENT=production \
+    MELDHALL_HOST=0.0.0.0 \
+    MELDHALL_PORT=8000 \
+    MELDHALL_DATA_DIR=/data
+
 WORKDIR /srv/meldhall
+
+# Dependencies first, read from pyproject.toml, so that a code change does not reinstall them.
 COPY pyproject.toml README.md ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
+    && pip install -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
+
+COPY alembic.ini ./
 COPY app ./app
-RUN pip install --no-cache-dir .
 COPY static ./static
-COPY migrations ./migrations
-RUN useradd --create-home meldhall
+# Editable, so the code stays here: the server serves static/ from beside app/, and the
+# migrations travel inside the app package (app/storage/migrations).
+RUN pip install --no-deps -e .
+
+RUN useradd --system --uid 10001 --home-dir /srv/meldhall --shell /usr/sbin/nologin meldhall \
+    && mkdir -p /data \
+    && chown meldhall:meldhall /data
 USER meldhall
+VOLUME ["/data"]
 EXPOSE 8000
-CMD ["meldhall", "serve", "--host", "0.0.0.0"]
+
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('MELDHALL_PORT', '8000') + '/healthz', timeout=2)"]
+
+# Migrations, then the server (`serve` would migrate too; doing it first fails fast and loud).
+CMD ["sh", "-c", "meldhall migrate && exec meldhall serve"]
