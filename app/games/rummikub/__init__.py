@@ -15,7 +15,9 @@ Rules
   tile from the pool (ending the turn). Table tiles never return to a rack.
 - Initial meld: new melds from one's own rack only, worth >= `initial_meld_points`, without
   touching the melds on the table. After it: build, extend, split, merge, take tiles off runs'
-  ends and four-groups, swap jokers out (the freed joker must be played the same turn).
+  ends and four-groups, swap jokers out (the freed joker must be played the same turn). The
+  check is of the whole table: a table joker may move like any table tile as long as every
+  meld is valid at the end, and no table tile, joker or not, ever goes back to a rack.
 - With the pool empty a player passes; the round ends when a rack is emptied (that player
   wins) or when every player has passed once in a row (lowest rack value wins; a tie goes to
   the tied player first in that round's turn order).

@@ -17,7 +17,8 @@ from app.games.rummikub.play import (
     parse_declarations,
     parse_table,
 )
-from app.games.rummikub.tiles import ALL_TILES, NUMBERED_TILES, rack_value
+from app.games.rummikub.scoring import score_round
+from app.games.rummikub.tiles import ALL_TILES, NUMBERED_TILES
 from app.games.rummikub.turn import TurnInProgress
 from app.games.rummikub.views import build_view, legal_templates
 
@@ -338,21 +339,16 @@ class Rummikub:
         self._next_turn()
 
     def _end_round(self, winner: int | None, reason: str) -> None:
-        """Rule 9: losers lose their rack value; the winner gains what they lose."""
         self.turn = None
-        values = [rack_value(rack) for rack in self.racks]
-        if winner is None:
-            order = [(self.first_seat + i) % self.players for i in range(self.players)]
-            winner = min(order, key=lambda seat: values[seat])
-        points = [-value for value in values]
-        points[winner] = sum(values[seat] - values[winner] for seat in range(self.players))
+        score = score_round(self.racks, winner, self.first_seat)
+        points = score.points
         self.scores = [total + gained for total, gained in zip(self.scores, points, strict=True)]
         self.results.append(
             {
                 "round": self.round,
-                "winner": winner,
+                "winner": score.winner,
                 "reason": reason,
-                "rack_values": values,
+                "rack_values": score.rack_values,
                 "points": points,
                 "totals": list(self.scores),
                 "racks": [list(rack) for rack in self.racks],
