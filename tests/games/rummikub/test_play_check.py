@@ -142,6 +142,23 @@ def test_a_tile_taken_from_a_group_of_three_leaves_it_invalid() -> None:
     assert error.message == "R4a B4a: a meld needs at least 3 tiles, this one has 2"
 
 
+def test_a_group_of_three_takes_its_missing_colour() -> None:
+    assert check_play(table("R5a B5a K5a"), table("R5a B5a K5a Y5a"), tiles("Y5a"), True)
+    error = refusal("R5a B5a K5a", "R5a B5a K5a B5b", "B5b")
+    assert error.message == "R5a B5a K5a B5b: group repeats colour B"
+
+
+def test_a_run_is_extended_at_either_end() -> None:
+    after = table("R4a R5a R6a R7a R8a")
+    assert check_play(table("R5a R6a R7a"), after, tiles("R4a R8a"), True) == tiles("R4a R8a")
+
+
+def test_a_tile_may_be_taken_from_the_end_of_a_run_of_four() -> None:
+    assert check_play(
+        table("R5a R6a R7a R8a"), table("R5a R6a R7a | R8a B8a K8a"), tiles("B8a K8a"), True
+    )
+
+
 def test_melds_may_be_merged() -> None:
     assert check_play(
         table("R1a R2a R3a | R5a R6a R7a"), table("R1a R2a R3a R4a R5a R6a R7a"), tiles("R4a"), True

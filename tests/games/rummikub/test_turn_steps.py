@@ -84,9 +84,11 @@ def test_return_takes_back_a_tile_laid_this_turn_only() -> None:
     assert engine.view(0)["tentative"]["laid"] == []
 
 
-def test_a_table_tile_cannot_be_moved_to_a_rack() -> None:
+def test_a_table_tile_cannot_go_to_a_rack() -> None:
     engine = melded_game()
-    assert refused(engine, 0, {"type": "move", "tile": "K3a", "to": "new"}).code == (
+    assert refused(engine, 0, {"type": "move", "tile": "R5a", "to": "rack"}).code == "bad_action"
+    assert refused(engine, 0, {"type": "return", "tile": "R5a"}).code == "tile_not_laid_this_turn"
+    assert refused(engine, 0, {"type": "move", "tile": "Y1a", "to": "new"}).code == (
         "tile_not_on_rack"
     )
 
