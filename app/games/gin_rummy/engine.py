@@ -226,7 +226,8 @@ class GinRummy:
         )
 
     def hand_results(self) -> list[dict[str, Any]]:
-        return sorted(self.history, key=lambda record: (record["hand"], record["table"]))
+        # In the order hands finished, so a stored prefix never changes.
+        return [dict(record) for record in self.history]
 
     def hands_won(self) -> list[int]:
         won = [0] * self.players

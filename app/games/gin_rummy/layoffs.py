@@ -14,6 +14,7 @@ from app.games.gin_rummy.cards import SUIT_BITS, rank_of, suit_of
 from app.games.gin_rummy.melds import (
     Arrangement,
     best_arrangement_mask,
+    best_arrangements_mask,
     is_set,
     min_deadwood_mask,
 )
@@ -75,4 +76,20 @@ def best_defence(defender: int, knocker_melds: tuple[tuple[int, ...], ...]) -> D
     return Defence(
         arrangement=best_arrangement_mask(remaining(best)),
         layoffs=tuple(sorted(best.items())),
+    )
+
+
+def knocker_layout(knocker: int, defender: int) -> Arrangement:
+    """The knocker's minimum-deadwood arrangement that leaves the defender the most deadwood.
+
+    Arrangements with equal deadwood can differ in what they let the defender lay off (H4-H7
+    with 7-7-7, or H4-H6 with 7-7-7-7), and a knocker who lays out their own cards picks the
+    one that suits them.
+    """
+    candidates = best_arrangements_mask(knocker)
+    if len(candidates) == 1:
+        return candidates[0]
+    return max(
+        candidates,
+        key=lambda layout: best_defence(defender, layout.melds).arrangement.deadwood_points,
     )

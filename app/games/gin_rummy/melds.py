@@ -162,13 +162,24 @@ def _sets_of(chosen: int) -> list[tuple[int, ...]]:
     return [tuple(cards) for _, cards in sorted(by_rank.items())]
 
 
-def best_arrangement_mask(mask: int) -> Arrangement:
-    """One arrangement of the cards in `mask` with the minimum deadwood."""
-    chosen = min(_set_choices(mask), key=lambda sets: _deadwood_without(mask & ~sets))
+def _arrangement_with_sets(mask: int, chosen: int) -> Arrangement:
     runs = _runs_of(mask & ~chosen)
     melded = chosen | to_mask(card for run in runs for card in run)
     deadwood = tuple(card for card in range(52) if (mask & ~melded) >> card & 1)
     return Arrangement(melds=tuple(_sets_of(chosen) + runs), deadwood=deadwood)
+
+
+def best_arrangement_mask(mask: int) -> Arrangement:
+    """One arrangement of the cards in `mask` with the minimum deadwood."""
+    chosen = min(_set_choices(mask), key=lambda sets: _deadwood_without(mask & ~sets))
+    return _arrangement_with_sets(mask, chosen)
+
+
+def best_arrangements_mask(mask: int) -> list[Arrangement]:
+    """Every minimum-deadwood arrangement that differs in its sets (runs are then forced)."""
+    scored = [(_deadwood_without(mask & ~sets), sets) for sets in _set_choices(mask)]
+    lowest = min(deadwood for deadwood, _ in scored)
+    return [_arrangement_with_sets(mask, sets) for deadwood, sets in scored if deadwood == lowest]
 
 
 def _mask_of_names(cards: Iterable[str]) -> int:

@@ -11,6 +11,7 @@ from typing import Any
 from app.games.engine import Action, IllegalAction
 from app.games.gin_rummy.cards import CARD_NAMES, card_points, names, parse_card, to_mask
 from app.games.gin_rummy.hand import Hand, HandPhase
+from app.games.gin_rummy.layoffs import knocker_layout
 from app.games.gin_rummy.melds import Arrangement, best_arrangement_mask, is_meld, min_deadwood_mask
 from app.games.gin_rummy.scoring import end_by_knock, end_in_draw
 
@@ -173,7 +174,7 @@ def _knock(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> 
     card = _card_in_hand(hand, action)
     rest = [held for held in hand.cards[hand.turn] if held != card]
     if action.get("melds") is None:
-        arrangement = best_arrangement_mask(to_mask(rest))
+        arrangement = knocker_layout(to_mask(rest), to_mask(hand.cards[1 - hand.turn]))
     else:
         arrangement = _submitted_arrangement(rest, action["melds"])
     deadwood = arrangement.deadwood_points
