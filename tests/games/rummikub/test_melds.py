@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.games.rummikub import IllegalAction, is_valid_meld, meld_value, read_meld
 
@@ -112,3 +114,75 @@ def test_the_value_of_an_invalid_meld_is_refused_with_its_reason() -> None:
 def test_faces_without_copy_letters_read_like_ids() -> None:
     assert is_valid_meld(["R5", "R6", "J"])
     assert not is_valid_meld(["R5", "R6", "X7"])
+
+
+FACES = [f"{colour}{number}" for colour in "RBKY" for number in range(1, 14)]
+
+
+def natural_meld(faces: list[str]) -> bool:
+    """The rules' definition, on faces without jokers: a group or an ascending run."""
+    colours = [face[0] for face in faces]
+    numbers = [int(face[1:]) for face in faces]
+    group = 3 <= len(faces) <= 4 and len(set(numbers)) == 1 and len(set(colours)) == len(faces)
+    run = (
+        3 <= len(faces) <= 13
+        and len(set(colours)) == 1
+        and numbers == list(range(numbers[0], numbers[0] + len(faces)))
+    )
+    return group or run
+
+
+def some_meaning_works(meld: list[str]) -> bool:
+    """Brute force: whether some faces for the jokers make a natural meld."""
+    places = [place for place, tile in enumerate(meld) if tile in ("J1", "J2")]
+    faces = [tile[:-1] for tile in meld]
+    if not places:
+        return natural_meld(faces)
+    for first in FACES:
+        faces[places[0]] = first
+        for second in FACES if len(places) > 1 else [""]:
+            if second:
+                faces[places[1]] = second
+            if natural_meld(faces):
+                return True
+    return False
+
+
+melds = st.lists(
+    st.sampled_from(
+        [f"{face}{copy}" for face in FACES for copy in "ab" if 4 <= int(face[1:]) <= 8]
+        + ["J1", "J2"]
+    ),
+    min_size=3,
+    max_size=5,
+    unique=True,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(melds)
+def test_a_meld_is_valid_exactly_when_some_meaning_of_its_jokers_makes_it_one(
+    meld: list[str],
+) -> None:
+    assert is_valid_meld(meld) == some_meaning_works(meld)
+
+
+@settings(max_examples=300, deadline=None)
+@given(melds)
+def test_a_valid_meld_read_with_its_jokers_replaced_is_still_valid_and_worth_the_same(
+    meld: list[str],
+) -> None:
+    reading = read_meld(meld)
+    if not reading.valid:
+        return
+    faces = [options[0] for options in reading.stands_for]
+    if reading.kind == "group":
+        # Two open jokers of a group stand for two different missing colours.
+        seen: set[str] = set()
+        faces = []
+        for options in reading.stands_for:
+            choice = next(face for face in options if face not in seen)
+            seen.add(choice)
+            faces.append(choice)
+    assert natural_meld(faces)
+    assert reading.value == sum(int(face[1:]) for face in faces)
