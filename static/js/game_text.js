@@ -38,3 +38,11 @@ export function cardName(card) {
   const { suit, label } = cardParts(card);
   return t("card.name", { rank: label, suit: t(`suit.${suit}`) });
 }
+
+// How a seat is named everywhere: the person's name, or "Bot 2 (easy)" for a bot.
+export function seatLabel(info, seat) {
+  const n = (info?.seat ?? seat) + 1;
+  if (!info || info.kind === "empty") return t("room.seat_n", { n });
+  if (info.kind === "bot") return t("room.bot_seat", { n, level: t(`bot.${info.level ?? "normal"}`) });
+  return info.name || t("room.seat_n", { n });
+}

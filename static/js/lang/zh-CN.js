@@ -71,6 +71,7 @@ export default {
   "room.spectating": "观战中",
   "room.empty_seat": "空座位",
   "room.bot_name": "机器人（{level}）",
+  "room.bot_seat": "机器人 {n}（{level}）",
   "room.bot": "机器人",
   "room.bot_level": "机器人难度",
   "room.add_bot": "添加机器人",

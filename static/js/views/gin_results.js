@@ -1,6 +1,7 @@
 // The end of a Gin Rummy hand (both hands in melds, the lay-offs, the score breakdown) and the
 // match scoreboard (hands, totals, line, game and shutout bonuses).
 
+import { cardName } from "../game_text.js";
 import { t } from "../i18n.js";
 import { cardElement } from "./cards.js";
 import { h } from "./dom.js";
@@ -20,7 +21,7 @@ function playerLayout(player, outcome, layoffsOnto, seatName) {
           {},
           meld.map((card) => cardElement(card, { small: true })),
           (layoffsOnto[index] ?? []).map((card) =>
-            cardElement(card, { small: true, extraClass: "laid-off", label: t("gin.laid_off_card", { card }) }),
+            cardElement(card, { small: true, extraClass: "laid-off", label: t("gin.laid_off_card", { card: cardName(card) }) }),
           ),
         ),
       ),
@@ -30,7 +31,7 @@ function playerLayout(player, outcome, layoffsOnto, seatName) {
     ),
     h("div.deadwood", {}, t("gin.deadwood_n", { n: player.deadwood_points })),
     player.layoffs.length
-      ? h("div.muted", {}, t("gin.laid_off", { cards: player.layoffs.map((l) => l.card).join(" ") }))
+      ? h("div.muted", {}, t("gin.laid_off", { cards: player.layoffs.map((l) => cardName(l.card)).join(", ") }))
       : null,
   );
 }

@@ -1,7 +1,7 @@
 // The Gin Rummy table: the opponent, the stock and discard pile, one's own hand grouped into
 // its best melds with the live deadwood, and the moves allowed right now.
 
-import { cardName } from "../game_text.js";
+import { cardName, seatLabel } from "../game_text.js";
 import { t } from "../i18n.js";
 import { deadwoodAfterDiscard, groupedHand } from "../rules/gin_melds.js";
 import { cardBack, cardElement } from "./cards.js";
@@ -20,12 +20,7 @@ export function createGinTable(container, controller) {
   // Without a controller (a replay) the table is only shown, never played.
   const live = Boolean(controller);
 
-  const seatName = (seat) => {
-    const info = state?.room?.seats?.find((s) => s.seat === seat);
-    if (!info || info.kind === "empty") return t("room.seat_n", { n: seat + 1 });
-    if (info.kind === "bot") return info.name || t("room.bot_name", { level: t(`bot.${info.level}`) });
-    return info.name;
-  };
+  const seatName = (seat) => seatLabel(state?.room?.seats?.find((s) => s.seat === seat), seat);
 
   async function act(action) {
     if (busy) return;
@@ -54,12 +49,25 @@ export function createGinTable(container, controller) {
     return game.tables?.[index] ?? game.tables?.[0] ?? null;
   }
 
+  // The discard-phase moves: the server's legal actions for this seat when the document
+  // carries them (you.legal), with the deadwood each knock would leave computed here.
   function discardOptions(game, table) {
     const me = game.me;
     if (!live || !me || table.turn !== me.seat || table.phase !== "discard") return null;
-    const cards = me.hand;
-    const after = deadwoodAfterDiscard(cards);
-    const playable = cards.filter((c) => c !== me.taken_this_turn);
+    const after = deadwoodAfterDiscard(me.hand);
+    const legal = state.you?.legal;
+    if (Array.isArray(legal) && legal.length) {
+      const endings = legal
+        .filter((a) => a.type === "knock" || a.type === "gin")
+        .map((a) => ({ type: a.type, card: a.card, deadwood: after[a.card] }))
+        .sort((a, b) => a.deadwood - b.deadwood);
+      return {
+        playable: legal.filter((a) => a.type === "discard").map((a) => a.card),
+        endings,
+        bigGin: legal.some((a) => a.type === "big_gin"),
+      };
+    }
+    const playable = me.hand.filter((c) => c !== me.taken_this_turn);
     const endings = [];
     for (const card of playable) {
       if (after[card] === 0) endings.push({ type: "gin", card, deadwood: 0 });
@@ -67,7 +75,7 @@ export function createGinTable(container, controller) {
     }
     endings.sort((a, b) => a.deadwood - b.deadwood);
     const bigGin = game.config.big_gin_bonus > 0 && me.arrangement.deadwood_points === 0;
-    return { playable, endings, bigGin, after };
+    return { playable, endings, bigGin };
   }
 
   function opponentArea(table, game) {
@@ -182,7 +190,7 @@ export function createGinTable(container, controller) {
     const points = me.arrangement.deadwood_points;
     return h(
       "div.gin-hand",
-      { dataset: { drop: "hand" }, id: "my-hand" },
+      { dataset: { drop: "hand" }, id: "my-hand", class: table.turn === me.seat ? "turn" : "" },
       h(
         "div.hand-head",
         {},

@@ -2,7 +2,7 @@
 // the same table views as a live game (read-only).
 
 import { api } from "../api.js";
-import { gameName } from "../game_text.js";
+import { gameName, seatLabel } from "../game_text.js";
 import { language, t } from "../i18n.js";
 import { clear, h } from "./dom.js";
 import { createGinTable } from "./gin_table.js";
@@ -15,11 +15,6 @@ const PLAY_EVERY_MS = 900;
 function when(iso) {
   if (!iso) return "";
   return new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
-}
-
-function seatLabel(seat) {
-  if (seat.kind === "bot") return seat.name || t("room.bot_name", { level: t(`bot.${seat.level}`) });
-  return seat.name || t("room.seat_n", { n: seat.seat + 1 });
 }
 
 export function historyPage(main, [matchId]) {
@@ -86,8 +81,8 @@ function listPage(main) {
               "tr",
               { dataset: { match: m.match_id } },
               h("td", {}, gameName(m.game)),
-              h("td", {}, m.seats.map((s) => `${seatLabel(s)}${s.final_score === null ? "" : ` (${s.final_score})`}`).join(", ")),
-              h("td", {}, m.winners.map((w) => seatLabel(m.seats[w])).join(", ")),
+              h("td", {}, m.seats.map((s) => `${seatLabel(s, s.seat)}${s.final_score === null ? "" : ` (${s.final_score})`}`).join(", ")),
+              h("td", {}, m.winners.map((w) => seatLabel(m.seats[w], w)).join(", ")),
               h("td", {}, when(m.finished_at ?? m.created_at)),
               h("td", {}, h("a.button.small", { href: `/history/${m.match_id}`, "data-link": true }, t("history.replay"))),
             ),
@@ -114,7 +109,7 @@ function listPage(main) {
 }
 
 function describe(step, match) {
-  const who = step.seat === null ? t("history.system") : seatLabel(match.seats[step.seat]);
+  const who = step.seat === null ? t("history.system") : seatLabel(match.seats[step.seat], step.seat);
   const action = step.action ?? {};
   const detail = Object.entries(action)
     .filter(([key]) => key !== "type")
@@ -172,7 +167,7 @@ function replayPage(main, matchId) {
     const button = (key, id, onclick, disabled) => h("button", { type: "button", id, onclick, disabled }, t(key));
     clear(
       controls,
-      h("h1", {}, gameName(replay.match.game), " · ", replay.match.seats.map(seatLabel).join(", ")),
+      h("h1", {}, gameName(replay.match.game), " · ", replay.match.seats.map((s) => seatLabel(s, s.seat)).join(", ")),
       h(
         "div.replay-bar",
         {},
@@ -207,7 +202,7 @@ function replayPage(main, matchId) {
                 },
               },
               h("option", { value: "", selected: viewpoint === null }, t("room.spectating")),
-              seats.map((s) => h("option", { value: s.seat, selected: viewpoint === s.seat }, seatLabel(s))),
+              seats.map((s) => h("option", { value: s.seat, selected: viewpoint === s.seat }, seatLabel(s, s.seat))),
             )
           : null,
       ),

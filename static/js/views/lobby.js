@@ -27,7 +27,15 @@ export function roomsList(data) {
 }
 
 export function lobbyPage(main, _params, { navigate }) {
-  const form = { game: null, players: 2, options: {}, seats: {}, public: true, spectators: true };
+  const form = {
+    game: null,
+    name: session.name(),
+    players: 2,
+    options: {},
+    seats: {},
+    public: true,
+    spectators: true,
+  };
   let games = [];
   let rooms = [];
   let timer = null;
@@ -123,8 +131,9 @@ export function lobbyPage(main, _params, { navigate }) {
       maxlength: 32,
       autocomplete: "nickname",
       required: true,
-      value: session.name(),
+      value: form.name,
       placeholder: t("lobby.name_placeholder"),
+      oninput: (e) => (form.name = e.target.value),
     });
     const playersSelect = h(
       "select",

@@ -2,7 +2,7 @@
 // room's game, all redrawn from the store.
 
 import { api } from "../api.js";
-import { gameName } from "../game_text.js";
+import { gameName, seatLabel } from "../game_text.js";
 import { t } from "../i18n.js";
 import { RoomController } from "../room_controller.js";
 import { session } from "../session.js";
@@ -153,8 +153,7 @@ export function roomPage(main, [roomId]) {
   }
 
   function seatName(seat) {
-    if (seat.kind === "bot") return t("room.bot_name", { level: t(`bot.${seat.level}`) });
-    return seat.name || t("room.empty_seat");
+    return seat.kind === "empty" ? t("room.empty_seat") : seatLabel(seat, seat.seat);
   }
 
   function drawHeader(room) {

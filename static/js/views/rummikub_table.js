@@ -2,6 +2,7 @@
 // players' rack sizes and initial-meld status, and the moves of a turn. Each drag or tap is one
 // server step (move, split, merge, return), so the others watch the table being rearranged.
 
+import { seatLabel } from "../game_text.js";
 import { errorText, t } from "../i18n.js";
 import { readMeld, sortRack } from "../rules/rummikub_melds.js";
 import { clear, h } from "./dom.js";
@@ -25,12 +26,7 @@ export function createRummikubTable(container, controller) {
   const myTurn = () => Boolean(controller) && game().phase === "playing" && game().turn?.seat === mySeat() && mySeat() !== null;
   const melds = () => (game().tentative ? game().tentative.table : game().table);
   const laid = () => new Set(game().tentative?.laid ?? []);
-  const seatName = (seat) => {
-    const info = state.room.seats.find((s) => s.seat === seat);
-    if (!info || info.kind === "empty") return t("room.seat_n", { n: seat + 1 });
-    if (info.kind === "bot") return info.name || t("room.bot_name", { level: t(`bot.${info.level}`) });
-    return info.name;
-  };
+  const seatName = (seat) => seatLabel(state.room.seats.find((s) => s.seat === seat), seat);
 
   async function act(action) {
     if (busy) return;
@@ -59,6 +55,18 @@ export function createRummikubTable(container, controller) {
     return pos;
   }
 
+  // Where the pointer says, unless the tile only makes a valid meld somewhere else in it:
+  // an imprecise drop (a finger on a phone) still lands where it fits.
+  function bestPosition(index, tile, pointed) {
+    const others = melds()[index].tiles.filter((other) => other !== tile);
+    const withTileAt = (pos) => [...others.slice(0, pos), tile, ...others.slice(pos)];
+    if (readMeld(withTileAt(pointed)).kind) return pointed;
+    for (let pos = 0; pos <= others.length; pos += 1) {
+      if (readMeld(withTileAt(pos)).kind) return pos;
+    }
+    return pointed;
+  }
+
   enableDrag(root, (source, target, point) => {
     if (!myTurn()) return;
     const [kind, value] = source.dataset.drag.split(":");
@@ -70,7 +78,8 @@ export function createRummikubTable(container, controller) {
       }
       if (where === "new") act({ type: "move", tile: value, to: "new" });
       else if (where.startsWith("meld:")) {
-        act({ type: "move", tile: value, to: Number(where.slice(5)), pos: dropPosition(target, point, value) });
+        const to = Number(where.slice(5));
+        act({ type: "move", tile: value, to, pos: bestPosition(to, value, dropPosition(target, point, value)) });
       }
     } else if (kind === "meld" && where.startsWith("meld:")) {
       const into = Number(where.slice(5));

@@ -1,0 +1,69 @@
+"""What a person does in the page, as small steps the browser tests share."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+ACTION_TIMEOUT_MS = 10_000
+
+
+def state(page: Any) -> dict[str, Any]:
+    """The state document the page's store holds right now."""
+    return page.evaluate("window.meldhall.store.state")
+
+
+def version(page: Any) -> int:
+    return page.evaluate("window.meldhall.store.version")
+
+
+def wait_past(page: Any, old: int) -> None:
+    page.wait_for_function(f"window.meldhall?.store?.version > {old}", timeout=ACTION_TIMEOUT_MS)
+
+
+def seat_token(page: Any, room_id: str) -> dict[str, Any]:
+    raw = page.evaluate(f"localStorage.getItem('meldhall.token.{room_id}')")
+    return json.loads(raw)
+
+
+def room_id(page: Any) -> str:
+    return page.url.rstrip("/").split("/r/")[1].split("?")[0]
+
+
+def create_room(
+    page: Any,
+    base: str,
+    *,
+    game: str,
+    name: str,
+    players: int = 2,
+    bots: dict[int, str] | None = None,
+    options: dict[str, int] | None = None,
+) -> str:
+    """Fill the lobby's form and create the room; returns the invite link the page shows."""
+    page.goto(f"{base}/")
+    page.wait_for_selector("#create-room")
+    page.check(f"input[name=game][value={game}]")
+    page.fill("#create-name", name)
+    page.select_option("#create-players", str(players))
+    for seat, level in (bots or {}).items():
+        page.select_option(f"#seat-{seat}", level)
+    for option, value in (options or {}).items():
+        page.fill(f"#opt-{option}", str(value))
+        page.dispatch_event(f"#opt-{option}", "change")
+    page.click("#create-room")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector(".seat-row")
+    return page.input_value(".invite-link")
+
+
+def join_by_link(page: Any, link: str, name: str) -> None:
+    page.goto(link)
+    page.wait_for_selector("#join-name")
+    page.fill("#join-name", name)
+    page.click("#join-button")
+    page.wait_for_selector(".seat-row")
+
+
+def press_ready(page: Any) -> None:
+    page.click("#ready-button")

@@ -1,0 +1,120 @@
+"""A person plays a whole Rummikub match against two bots through the page: laying a meld by
+dragging tiles from the rack, splitting it and joining it again by drag (the table marks each
+meld valid or invalid as it changes), ending the turn only when the table is valid, drawing,
+and the round's scoring at the end."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+from app.games.rummikub.melds import read_meld
+from tests.browser.conftest import screenshot
+from tests.browser.flows import create_room, press_ready, state, version, wait_past
+
+MATCH_SECONDS = 70
+
+
+def a_meld_on(rack: list[str]) -> list[str] | None:
+    """Three rack tiles that read as a meld in some order, in that order."""
+    for three in itertools.combinations(rack, 3):
+        for order in itertools.permutations(three):
+            if read_meld(list(order)).valid:
+                return list(order)
+    return None
+
+
+def drag(page, source: str, target: str, **where) -> None:  # type: ignore[no-untyped-def]
+    before = version(page)
+    page.locator(source).drag_to(page.locator(target), **where)
+    wait_past(page, before)
+
+
+def meld_count(page) -> int:  # type: ignore[no-untyped-def]
+    return page.locator("#rk-table .meld").count()
+
+
+def lay_split_and_join(page, tiles: list[str]) -> None:  # type: ignore[no-untyped-def]
+    first = meld_count(page)
+    drag(page, f'#rack .tile[data-tile="{tiles[0]}"]', "#new-meld")
+    for tile in tiles[1:]:
+        drag(page, f'#rack .tile[data-tile="{tile}"]', f'.meld[data-meld="{first}"]')
+    laid = page.locator(f'.meld[data-meld="{first}"]')
+    assert "valid" in laid.get_attribute("class").split()
+    assert page.locator("#end-turn").is_enabled()
+    assert page.locator("#initial-points").count() in (0, 1)
+
+    before = version(page)
+    laid.locator("button.split").first.click()
+    wait_past(page, before)
+    assert meld_count(page) == first + 2
+    left, right = (
+        page.locator(f'.meld[data-meld="{first}"]'),
+        page.locator(f'.meld[data-meld="{first + 1}"]'),
+    )
+    assert "invalid" in left.get_attribute("class").split()
+    assert "invalid" in right.get_attribute("class").split()
+    assert left.locator(".meld-mark.bad").inner_text().strip() != ""
+    assert page.locator("#end-turn").is_disabled()
+    screenshot(page, "rummikub-invalid-after-split")
+
+    box = right.bounding_box()
+    drag(
+        page,
+        f'.meld[data-meld="{first}"] .grip',
+        f'.meld[data-meld="{first + 1}"]',
+        target_position={"x": 3, "y": box["height"] / 2},
+    )
+    assert meld_count(page) == first + 1
+    joined = page.locator(f'.meld[data-meld="{first}"]')
+    assert "valid" in joined.get_attribute("class").split()
+    assert sorted(t.get_attribute("data-tile") for t in joined.locator(".tile").all()) == sorted(
+        tiles
+    )
+    screenshot(page, "rummikub-rearranged")
+    before = version(page)
+    page.click("#end-turn")
+    wait_past(page, before)
+
+
+def test_a_person_plays_rummikub_against_bots_with_drags(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    page = new_page("en-US")
+    create_room(
+        page,
+        server_url,
+        game="rummikub",
+        name="Rita",
+        players=3,
+        bots={1: "easy", 2: "normal"},
+        options={"initial_meld_points": 1, "tiles_per_player": 7},
+    )
+    press_ready(page)
+    page.wait_for_selector(".rummikub")
+    screenshot(page, "rummikub-table")
+
+    laid = False
+    deadline = time.monotonic() + MATCH_SECONDS
+    while time.monotonic() < deadline:
+        game = state(page)["game"]
+        if game["phase"] != "playing":
+            break
+        if game["turn"]["seat"] != 0:
+            time.sleep(0.05)
+            continue
+        page.wait_for_selector("#draw-tile, #pass-turn")
+        meld = None if laid else a_meld_on(game["rack"])
+        if meld:
+            lay_split_and_join(page, meld)
+            laid = True
+            continue
+        before = version(page)
+        page.click("#draw-tile, #pass-turn")
+        wait_past(page, before)
+
+    assert laid, "no three-tile meld came to the rack in the whole match"
+    page.wait_for_selector("#round-result")
+    assert state(page)["game"]["phase"] == "match_over"
+    assert page.locator("#match-winner").is_visible()
+    assert page.locator("#round-result .racks li").count() == 3
+    screenshot(page, "rummikub-match-over")
+    assert page.console_errors == []
