@@ -1,4 +1,14 @@
-"""What each seat may see of a Rummikub match, and the action templates it may send."""
+"""What each seat may see of a Rummikub match, and the action templates it may send.
+
+A view holds: game, phase, seat, players, config, round, to_act, turn {seat, number,
+timer_s} (None between rounds), rack (one's own; None for spectators and between rounds),
+seats [{seat, rack_size, initial_meld_done, score}], pool_size, passes_in_row, first_draw
+(faces each seat drew for the first turn), table (committed melds), tentative (None, or the
+turn in progress: table, laid, initial_points, ready, problem {code, message}), scores,
+rounds (per-round points and totals), last_round (with every rack, once a round is over)
+and result. Each meld shows tiles, kind, value, jokers {id: faces it may stand for},
+declared {id: face}, valid and reason.
+"""
 
 from __future__ import annotations
 
