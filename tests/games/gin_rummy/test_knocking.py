@@ -238,11 +238,12 @@ def test_a_knock_lays_both_hands_open() -> None:
 
 
 def test_the_engine_lays_out_the_knocker_to_leave_the_fewest_lay_offs() -> None:
-    # H4-H7 with 7-7-7 and H4-H6 with 7-7-7-7 both leave 4; only the first takes the H8.
-    knocker = "H4 H5 H6 H7 S7 D7 C7 S1 D1 S13"
-    defender = "H8 C9 C11 D4 D6 S9 S11 D12 C12 H10"
-    match, first, second = knock_after_taking("H2", defender, card="S13", knocker=knocker)
+    # Three runs D7-D9, H7-H9, S7-S9 or three sets 7-7-7, 8-8-8, 9-9-9 both leave C10; only
+    # the runs would take the defender's D10.
+    knocker = "D7 D8 D9 H7 H8 H9 S7 S8 S9 S13"
+    defender = "D10 C1 C3 C5 D2 D4 H11 H13 S12 C12"
+    match, first, second = knock_after_taking("C10", defender, card="S13", knocker=knocker)
     record = outcome(match)
-    assert ["C7", "D7", "H7", "S7"] in player_record(record, first)["melds"]
+    assert ["D7", "H7", "S7"] in player_record(record, first)["melds"]
     assert player_record(record, second)["layoffs"] == []
-    assert record["points"] == 8 + 9 + 10 + 4 + 6 + 9 + 10 + 10 + 10 + 10 - 4
+    assert record["points"] == 65 - 10
