@@ -1,0 +1,186 @@
+"""What durability costs: append_action from many concurrent rooms, memory vs SQLite vs PostgreSQL.
+
+Each room logs its actions one after another, awaiting each (as a room does under its lock,
+acknowledging only once the action is durable); the rooms run concurrently, so the store's
+group commit can put many rooms' actions in one transaction. Prints actions per second,
+append latency p50/p99, the mean batch size per commit, and throughput as a share of the
+in-memory store's. Every run is bounded: rooms x actions appends, then it stops.
+
+    .venv/bin/python bench/bench_storage.py                  # 50 rooms x 200 actions
+    .venv/bin/python bench/bench_storage.py --rooms 1 --actions 300   # one room: pure latency
+    .venv/bin/python bench/bench_storage.py --think-ms 500   # human pace, latency only
+
+PostgreSQL comes from MELDHALL_TEST_POSTGRES_URL (default: the local test server); a fresh
+database is made for the run and dropped after it. Skipped with a note if unreachable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import asyncpg
+from sqlalchemy.engine import make_url
+
+from app.storage.migrate import upgrade_to_head
+from app.storage.sql_store import SqlMatchStore
+from app.storage.store import MatchStore, SeatRecord, open_store
+
+POSTGRES_URL = os.environ.get(
+    "MELDHALL_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+# A typical Gin Rummy discard as the server logs it.
+ACTION = {"type": "discard", "card": "H10"}
+
+
+@dataclass(frozen=True)
+class Figures:
+    name: str
+    actions: int
+    seconds: float
+    latencies_ms: list[float]
+    batch_mean: float | None
+
+    @property
+    def per_second(self) -> float:
+        return self.actions / self.seconds
+
+    def percentile(self, share: float) -> float:
+        ordered = sorted(self.latencies_ms)
+        return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def room(store: MatchStore, match_id: str, actions: int, think_s: float) -> list[float]:
+    latencies = []
+    for index in range(actions):
+        if think_s:
+            await asyncio.sleep(think_s)
+        started = time.perf_counter()
+        await store.append_action(match_id=match_id, index=index, seat=index % 2, action=ACTION)
+        latencies.append((time.perf_counter() - started) * 1000)
+    return latencies
+
+
+async def run(name: str, url: str, rooms: int, actions: int, think_s: float) -> Figures:
+    store = open_store(url)
+    await store.start()
+    try:
+        seats = [SeatRecord(seat=s, name=f"p{s}", kind="human", level=None, token_hash=None)
+                 for s in range(2)]  # fmt: skip
+        ids = [f"bench-{uuid.uuid4().hex[:12]}" for _ in range(rooms)]
+        for match_id in ids:
+            await store.create_match(
+                match_id=match_id, room_id=match_id, game="gin_rummy", config={}, seed=1,
+                players=2, seats=seats, room_meta={},
+            )  # fmt: skip
+        writer = store.writer if isinstance(store, SqlMatchStore) else None
+        batches_before = writer.batches if writer else 0
+        items_before = writer.items if writer else 0
+        started = time.perf_counter()
+        results = await asyncio.gather(*(room(store, m, actions, think_s) for m in ids))
+        seconds = time.perf_counter() - started
+        batch_mean = None
+        if writer and writer.batches > batches_before:
+            batch_mean = (writer.items - items_before) / (writer.batches - batches_before)
+    finally:
+        await store.close()
+    latencies = [ms for one in results for ms in one]
+    return Figures(name, len(latencies), seconds, latencies, batch_mean)
+
+
+async def fresh_postgres() -> str | None:
+    name = f"meldhall_bench_{uuid.uuid4().hex[:8]}"
+    admin_dsn = make_url(POSTGRES_URL).set(drivername="postgresql")
+    try:
+        admin = await asyncpg.connect(admin_dsn.render_as_string(hide_password=False), timeout=5)
+    except (OSError, asyncpg.PostgresError) as error:
+        print(f"postgres: skipped, {error}")
+        return None
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
+
+
+async def drop_postgres(url: str) -> None:
+    admin_dsn = make_url(POSTGRES_URL).set(drivername="postgresql")
+    admin = await asyncpg.connect(admin_dsn.render_as_string(hide_password=False), timeout=5)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+def report(figures: Figures, baseline: Figures | None) -> None:
+    share = (
+        "" if baseline is None else f"  {figures.per_second / baseline.per_second:6.1%} of memory"
+    )
+    batch = "" if figures.batch_mean is None else f"  {figures.batch_mean:6.1f} actions/commit"
+    print(
+        f"{figures.name:<9} {figures.per_second:>9.0f} actions/s"
+        f"  p50 {figures.percentile(0.50):7.2f} ms  p99 {figures.percentile(0.99):7.2f} ms"
+        f"{batch}{share}"
+    )
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument("--actions", type=int, default=200, help="actions per room")
+    parser.add_argument("--think-ms", type=float, default=0.0, help="pause before each action")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per store; the median is shown")
+    args = parser.parse_args()
+    think_s = args.think_ms / 1000
+    print(f"{args.rooms} rooms x {args.actions} actions, think {args.think_ms} ms, "
+          f"median of {args.repeat} runs")  # fmt: skip
+
+    async def median_run(name: str, new_url: Callable[[], Awaitable[str | None]]) -> Figures:
+        runs = []
+        for _ in range(args.repeat):
+            url = await new_url()
+            if url is None:
+                raise LookupError(name)
+            try:
+                runs.append(await run(name, url, args.rooms, args.actions, think_s))
+            finally:
+                if url.startswith("postgresql"):
+                    await drop_postgres(url)
+        return sorted(runs, key=lambda f: f.per_second)[len(runs) // 2]
+
+    with tempfile.TemporaryDirectory() as folder:
+
+        async def memory_url() -> str:
+            return "memory://"
+
+        async def sqlite_url() -> str:
+            url = f"sqlite+aiosqlite:///{Path(folder) / uuid.uuid4().hex}.db"
+            await upgrade_to_head(url)
+            return url
+
+        async def postgres_url() -> str | None:
+            url = await fresh_postgres()
+            if url is not None:
+                await upgrade_to_head(url)
+            return url
+
+        baseline = await median_run("memory", memory_url)
+        report(baseline, None)
+        report(await median_run("sqlite", sqlite_url), baseline)
+        with contextlib.suppress(LookupError):  # PostgreSQL unreachable: noted above
+            report(await median_run("postgres", postgres_url), baseline)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
