@@ -1,0 +1,285 @@
+"""An exact Rummikub move solver: an integer program over the meld catalogue, solved by HiGHS.
+
+Given the table (melds of tile ids) and a rack, `solve` returns a new table that places the
+most rack tiles, then the most points (a joker counts 30, what it would cost on the rack),
+then keeps the most of the old table's melds unchanged ("changes the table least").
+
+The model follows den Hertog and Hulshof, "Solving Rummikub problems by integer linear
+programming" (2006): one integer variable per candidate meld (how many copies of it go on
+the table) and one row per tile type saying the table keeps every tile it had and takes at
+most the rack's copies. The three goals are one weighted objective whose weights make it
+lexicographic. Each distinct old meld also gets its own column, worth a small bonus, so
+that keeping it whole is counted; long runs, which the catalogue splits, reach the table
+whole this way.
+
+Before the initial meld the table is left alone: the rack alone must form melds worth at
+least the minimum (jokers count what they stand for), or nothing is placed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import highspy
+import numpy as np
+import numpy.typing as npt
+
+from app.bots.rummikub_melds import TYPE_COUNT, catalogue, tile_type, type_points
+
+IntArray = npt.NDArray[np.int64]
+
+# Lexicographic weights: at most 35 old melds can be kept, and the rack's points are under
+# 800 (two of every tile and both jokers is 788), so one more point outweighs every kept
+# meld and one more tile outweighs every point.
+KEPT_WEIGHT = 1
+POINT_WEIGHT = 64
+TILE_WEIGHT = POINT_WEIGHT * 800
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solver's answer: the new table and what it took from the rack."""
+
+    table: list[list[str]]
+    placed: list[str]
+    points: int
+    kept: int
+
+    @property
+    def tiles_placed(self) -> int:
+        return len(self.placed)
+
+
+@dataclass(frozen=True)
+class _Catalogue:
+    counts: IntArray  # (melds, types): copies of each type in each meld
+    sizes: IntArray
+    rack_points: IntArray  # the rack points each meld's tiles are worth
+    meld_points: IntArray  # the initial-meld points of each meld
+    layouts: tuple[tuple[int, ...], ...]
+
+
+@cache
+def _catalogue() -> _Catalogue:
+    melds = catalogue()
+    counts = np.zeros((len(melds), TYPE_COUNT), dtype=np.int64)
+    for row, meld in enumerate(melds):
+        for tile in meld.layout:
+            counts[row, tile] += 1
+    per_type = np.array([type_points(t) for t in range(TYPE_COUNT)], dtype=np.int64)
+    return _Catalogue(
+        counts=counts,
+        sizes=counts.sum(axis=1),
+        rack_points=counts @ per_type,
+        meld_points=np.array([m.points for m in melds], dtype=np.int64),
+        layouts=tuple(m.layout for m in melds),
+    )
+
+
+def _type_counts(tiles: Sequence[str]) -> IntArray:
+    counts = np.zeros(TYPE_COUNT, dtype=np.int64)
+    for tile in tiles:
+        counts[tile_type(tile)] += 1
+    return counts
+
+
+def solve(
+    table: Sequence[Sequence[str]],
+    rack: Sequence[str],
+    *,
+    initial_meld_done: bool,
+    initial_meld_minimum: int = 30,
+) -> Solution:
+    """The best play for this rack; `placed` is empty when nothing can be placed."""
+    old_table = [list(meld) for meld in table]
+    if initial_meld_done:
+        columns = _columns_after_initial_meld(old_table, rack)
+        chosen = _optimise(columns, minimum_points=0)
+    else:
+        columns = _columns_for_initial_meld(rack)
+        chosen = _optimise(columns, minimum_points=initial_meld_minimum)
+    if chosen is None:
+        return Solution(table=old_table, placed=[], points=0, kept=len(old_table))
+    if initial_meld_done:
+        kept, free = _split_old_table(old_table, columns, chosen)
+    else:
+        kept, free = old_table, {}
+    return _lay_out(kept, free, rack, columns, chosen)
+
+
+@dataclass
+class _Columns:
+    """The integer program's columns: candidate melds, then each distinct old meld."""
+
+    counts: IntArray  # (columns, types)
+    upper: IntArray
+    cost: IntArray
+    points: IntArray
+    layouts: list[tuple[int, ...]]
+    old_keys: list[tuple[int, ...]]  # for the trailing old-meld columns
+    row_lower: IntArray
+    row_upper: IntArray
+
+
+def _columns_after_initial_meld(table: list[list[str]], rack: Sequence[str]) -> _Columns:
+    cat = _catalogue()
+    on_table = _type_counts([t for meld in table for t in meld])
+    available = on_table + _type_counts(rack)
+    fits = (cat.counts <= available).all(axis=1)
+    rack_types = np.flatnonzero(available > on_table)
+    if not cat.counts[fits][:, rack_types].any():
+        fits[:] = False  # no rack tile fits any meld: the old table is the only answer
+    counts = cat.counts[fits]
+    old = Counter(tuple(sorted(tile_type(t) for t in meld)) for meld in table)
+    old_keys = list(old)
+    old_counts = np.zeros((len(old_keys), TYPE_COUNT), dtype=np.int64)
+    for row, key in enumerate(old_keys):
+        for tile in key:
+            old_counts[row, tile] += 1
+    per_type = np.array([type_points(t) for t in range(TYPE_COUNT)], dtype=np.int64)
+    all_counts = np.vstack([counts, old_counts])
+    cost = TILE_WEIGHT * all_counts.sum(axis=1) + POINT_WEIGHT * (all_counts @ per_type)
+    cost[len(counts) :] += KEPT_WEIGHT
+    upper = np.concatenate([_copies_that_fit(counts, available), [old[k] for k in old_keys]])
+    layouts = [cat.layouts[i] for i in np.flatnonzero(fits)]
+    layouts += old_keys
+    return _Columns(
+        counts=all_counts,
+        upper=upper.astype(np.int64),
+        cost=cost,
+        points=np.zeros(len(all_counts), dtype=np.int64),
+        layouts=layouts,
+        old_keys=old_keys,
+        row_lower=on_table,
+        row_upper=available,
+    )
+
+
+def _columns_for_initial_meld(rack: Sequence[str]) -> _Columns:
+    cat = _catalogue()
+    available = _type_counts(rack)
+    fits = (cat.counts <= available).all(axis=1)
+    counts = cat.counts[fits]
+    return _Columns(
+        counts=counts,
+        upper=_copies_that_fit(counts, available),
+        cost=TILE_WEIGHT * cat.sizes[fits] + POINT_WEIGHT * cat.rack_points[fits],
+        points=cat.meld_points[fits],
+        layouts=[cat.layouts[i] for i in np.flatnonzero(fits)],
+        old_keys=[],
+        row_lower=np.zeros(TYPE_COUNT, dtype=np.int64),
+        row_upper=available,
+    )
+
+
+def _copies_that_fit(counts: IntArray, available: IntArray) -> IntArray:
+    if len(counts) == 0:
+        return np.zeros(0, dtype=np.int64)
+    per_type = np.where(counts > 0, available // np.maximum(counts, 1), 2)
+    return np.asarray(per_type.min(axis=1), dtype=np.int64)
+
+
+def _optimise(columns: _Columns, *, minimum_points: int) -> IntArray | None:
+    """How many copies of each column to place, or None if no play exists."""
+    n_cols = len(columns.counts)
+    if n_cols == 0:
+        return None
+    col_index, row_index = np.nonzero(columns.counts)
+    lp = highspy.HighsLp()
+    lp.num_col_ = n_cols
+    lp.sense_ = highspy.ObjSense.kMaximize
+    lp.col_cost_ = columns.cost.astype(np.float64)
+    lp.col_lower_ = np.zeros(n_cols)
+    lp.col_upper_ = columns.upper.astype(np.float64)
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * n_cols
+    starts = np.searchsorted(col_index, np.arange(n_cols + 1))
+    values = columns.counts[col_index, row_index].astype(np.float64)
+    row_lower = columns.row_lower.astype(np.float64)
+    row_upper = columns.row_upper.astype(np.float64)
+    if minimum_points > 0:
+        # The initial meld's points are one more row, after the tile rows.
+        extra = np.full(n_cols, TYPE_COUNT)
+        order = np.argsort(np.concatenate([col_index, np.arange(n_cols)]), kind="stable")
+        col_index = np.concatenate([col_index, np.arange(n_cols)])[order]
+        row_index = np.concatenate([row_index, extra])[order]
+        values = np.concatenate([values, columns.points.astype(np.float64)])[order]
+        starts = np.searchsorted(col_index, np.arange(n_cols + 1))
+        row_lower = np.append(row_lower, minimum_points)
+        row_upper = np.append(row_upper, highspy.kHighsInf)
+    lp.num_row_ = len(row_lower)
+    lp.row_lower_ = row_lower
+    lp.row_upper_ = row_upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = starts
+    lp.a_matrix_.index_ = row_index
+    lp.a_matrix_.value_ = values
+    solver = _solver()
+    solver.clearModel()
+    solver.passModel(lp)
+    solver.run()
+    if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    chosen = np.rint(np.asarray(solver.getSolution().col_value)).astype(np.int64)
+    return chosen if chosen.any() else None
+
+
+@cache
+def _solver() -> highspy.Highs:
+    solver = highspy.Highs()
+    solver.setOptionValue("output_flag", False)
+    solver.setOptionValue("mip_rel_gap", 0.0)
+    solver.setOptionValue("mip_abs_gap", 0.5)
+    solver.setOptionValue("threads", 1)
+    # The models are small (at most 53 rows); presolve costs more than it saves on them.
+    solver.setOptionValue("presolve", "off")
+    return solver
+
+
+def _split_old_table(
+    old_table: list[list[str]], columns: _Columns, chosen: IntArray
+) -> tuple[list[list[str]], dict[int, list[str]]]:
+    """The old melds the solution keeps whole, and the loose tiles of the others by type."""
+    n_catalogue = len(columns.counts) - len(columns.old_keys)
+    budget = Counter({key: int(chosen[n_catalogue + i]) for i, key in enumerate(columns.old_keys)})
+    kept: list[list[str]] = []
+    free: dict[int, list[str]] = {}
+    for meld in old_table:
+        key = tuple(sorted(tile_type(t) for t in meld))
+        if budget[key] > 0:
+            budget[key] -= 1
+            kept.append(meld)
+        else:
+            for tile in meld:
+                free.setdefault(tile_type(tile), []).append(tile)
+    return kept, free
+
+
+def _lay_out(
+    kept: list[list[str]],
+    free: dict[int, list[str]],
+    rack: Sequence[str],
+    columns: _Columns,
+    chosen: IntArray,
+) -> Solution:
+    # Loose table tiles come before rack tiles of the same type, so every one is used.
+    for tile in rack:
+        free.setdefault(tile_type(tile), []).append(tile)
+    n_catalogue = len(columns.counts) - len(columns.old_keys)
+    new_melds: list[list[str]] = []
+    for column in np.flatnonzero(chosen[:n_catalogue]):
+        for _ in range(int(chosen[column])):
+            new_melds.append([free[t].pop(0) for t in columns.layouts[column]])
+    rack_ids = set(rack)
+    placed = [t for meld in new_melds for t in meld if t in rack_ids]
+    return Solution(
+        table=kept + new_melds,
+        placed=placed,
+        points=sum(type_points(tile_type(t)) for t in placed),
+        kept=len(kept),
+    )
+
+
+__all__ = ["Solution", "solve"]

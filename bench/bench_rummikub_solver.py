@@ -1,0 +1,81 @@
+"""Time the exact Rummikub solver on a seeded set of mid-game states.
+
+A state is a table of valid melds (about 70 tiles) dealt from a shuffled set of 106 tiles
+and a rack of about 30 of the rest. Prints the median, 90th percentile and max solve time.
+
+    python bench/bench_rummikub_solver.py [--states 300] [--table 70] [--rack 30] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from app.bots.rummikub_melds import COLOURS, catalogue, type_name
+from app.bots.rummikub_solver import solve
+
+
+def full_set() -> list[str]:
+    tiles = [f"{c}{n}{copy}" for c in COLOURS for n in range(1, 14) for copy in "ab"]
+    return [*tiles, "J1", "J2"]
+
+
+def mid_game_state(rng: random.Random, table_size: int, rack_size: int):
+    """A random table of valid melds of about `table_size` tiles, and a rack."""
+    pool = full_set()
+    rng.shuffle(pool)
+    by_name: dict[str, list[str]] = {}
+    for tile in pool:
+        by_name.setdefault(tile if tile.startswith("J") else tile[:-1], []).append(tile)
+    melds = list(catalogue())
+    table: list[list[str]] = []
+    placed = 0
+    for _ in range(2000):
+        if placed >= table_size:
+            break
+        meld = rng.choice(melds)
+        names = ["J" if t == 52 else type_name(t) for t in meld.layout]
+        need: dict[str, int] = {}
+        for name in names:
+            key = "J" if name == "J" else name
+            need[key] = need.get(key, 0) + 1
+        if any(len(by_name.get(k if k != "J" else "J", [])) < n for k, n in need.items()):
+            continue
+        table.append([by_name[n if n != "J" else "J"].pop() for n in names])
+        placed += len(names)
+    rest = [t for tiles in by_name.values() for t in tiles]
+    rng.shuffle(rest)
+    return table, rest[:rack_size]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--states", type=int, default=300)
+    parser.add_argument("--table", type=int, default=70)
+    parser.add_argument("--rack", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    states = [mid_game_state(rng, args.table, args.rack) for _ in range(args.states)]
+    solve(*states[0], initial_meld_done=True)
+    times: list[float] = []
+    placed: list[int] = []
+    for table, rack in states:
+        start = time.perf_counter()
+        solution = solve(table, rack, initial_meld_done=True)
+        times.append((time.perf_counter() - start) * 1000)
+        placed.append(solution.tiles_placed)
+    times.sort()
+    tiles = statistics.mean(sum(len(m) for m in t) for t, _ in states)
+    print(f"states {len(states)}  mean table tiles {tiles:.1f}  rack {args.rack}")
+    print(f"tiles placed: mean {statistics.mean(placed):.1f}  max {max(placed)}")
+    print(
+        f"solve ms: median {statistics.median(times):.2f}  "
+        f"p90 {times[int(0.9 * len(times))]:.2f}  max {times[-1]:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
