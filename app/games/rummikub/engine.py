@@ -132,6 +132,8 @@ class Rummikub:
         self._handlers()[kind](self.current, action)
 
     def view(self, seat: Seat | None) -> View:
+        if seat is not None and not 0 <= seat < self.players:
+            raise IllegalAction("bad_action", f"no seat {seat} in a {self.players}-player game")
         return build_view(self, seat)
 
     def hidden_from(self, seat: Seat | None) -> set[str]:

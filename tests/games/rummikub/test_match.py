@@ -148,6 +148,12 @@ def test_malformed_actions_are_refused_not_crashed_on() -> None:
         assert refused(engine, 0, action).code == "bad_action", action
 
 
+def test_there_is_no_view_of_a_seat_outside_the_game() -> None:
+    with pytest.raises(IllegalAction) as caught:
+        game("R8a", "B1a").view(2)
+    assert caught.value.code == "bad_action"
+
+
 def test_a_spectator_or_another_seat_cannot_act_and_players_cannot_time_out() -> None:
     engine = game("R8a", "B1a", turn_timer_s=60)
     assert refused(engine, 1, {"type": "draw"}).code == "not_your_turn"
