@@ -17,6 +17,8 @@ SUIT_WORD = (1 << SUIT_BITS) - 1
 
 CARD_NAMES: tuple[str, ...] = tuple(f"{suit}{rank}" for suit in SUITS for rank in RANKS)
 CARD_INDEX: dict[str, int] = {name: index for index, name in enumerate(CARD_NAMES)}
+# Ace 1, two to ten face value, J/Q/K 10; by card number.
+CARD_POINTS: tuple[int, ...] = tuple(min(rank, 10) for _suit in SUITS for rank in RANKS)
 
 
 def suit_of(card: int) -> int:
@@ -28,8 +30,7 @@ def rank_of(card: int) -> int:
 
 
 def card_points(card: int) -> int:
-    """Ace 1, two to ten face value, J/Q/K 10."""
-    return min(rank_of(card), 10)
+    return CARD_POINTS[card]
 
 
 def card_name(card: int) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.games.engine import Action, IllegalAction
-from app.games.gin_rummy.cards import CARD_NAMES, card_points, names, parse_card, to_mask
+from app.games.gin_rummy.cards import CARD_NAMES, CARD_POINTS, names, parse_card, to_mask
 from app.games.gin_rummy.hand import Hand, HandPhase
 from app.games.gin_rummy.layoffs import knocker_layout
 from app.games.gin_rummy.melds import Arrangement, best_arrangement_mask, is_meld, min_deadwood_mask
@@ -23,6 +23,7 @@ _PHASE_ACTIONS = {
     HandPhase.DRAW: ("draw",),
     HandPhase.DISCARD: ("discard", "knock", "gin", "big_gin"),
 }
+_ACTION_TYPES = frozenset(kind for kinds in _PHASE_ACTIONS.values() for kind in kinds)
 
 
 def _name(card: int) -> str:
@@ -48,10 +49,11 @@ def _discard_phase_actions(hand: Hand, config: Mapping[str, Any]) -> list[Action
     playable = sorted(card for card in cards if card != hand.taken)
     actions: list[Action] = [{"type": "discard", "card": CARD_NAMES[card]} for card in playable]
     whole = min_deadwood_mask(mask)
+    limit = hand.knock_limit
     for card in playable:
         # Setting a card aside lowers the deadwood by at most its own points, so most
         # hands are ruled out without a search per card.
-        if whole - card_points(card) > hand.knock_limit:
+        if whole - CARD_POINTS[card] > limit:
             continue
         deadwood = min_deadwood_mask(mask & ~(1 << card))
         if deadwood == 0:
@@ -68,7 +70,7 @@ def apply_action(
 ) -> None:
     """Apply one player action to the hand or raise IllegalAction with the hand unchanged."""
     kind = action.get("type") if isinstance(action, Mapping) else None
-    if not isinstance(kind, str) or not any(kind in kinds for kinds in _PHASE_ACTIONS.values()):
+    if not isinstance(kind, str) or kind not in _ACTION_TYPES:
         raise IllegalAction("bad_action", f"unknown action type {kind!r}")
     if hand.phase is HandPhase.OVER:
         raise IllegalAction("wrong_phase", "this hand is over")
