@@ -1,0 +1,204 @@
+"""Kill the real server with SIGKILL mid-match, start it again, and finish every game.
+
+A Gin Rummy match and a Rummikub game are played over REST by four people; after the kill the
+restarted server must still hold every action it acknowledged, accept the same seat tokens,
+and play both games to the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.bots.rummikub_basic import BasicRummikubBot
+from tests.storage.databases import drop_postgres_database, fresh_postgres_database
+
+MELDHALL = Path(sys.executable).parent / "meldhall"
+# Bounds every loop here: no game in this test needs nearly this many actions.
+MAX_ACTIONS = 4000
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def server(env: dict[str, str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """The real server as a subprocess; yields once /healthz answers."""
+    with log.open("ab") as output:
+        process = subprocess.Popen([str(MELDHALL), "serve"], env=env, stdout=output, stderr=output)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, f"the server exited: {log.read_text()[-2000:]}"
+            try:
+                if httpx.get(f"{base_url(env)}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start in time"
+            time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+def base_url(env: dict[str, str]) -> str:
+    return f"http://127.0.0.1:{env['MELDHALL_PORT']}"
+
+
+@dataclass
+class Table:
+    """One room played by people over REST, with every action the server acknowledged."""
+
+    http: httpx.Client
+    room_id: str
+    tokens: list[str]
+    rng: random.Random
+    acknowledged: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    match_id: str = ""
+
+    @classmethod
+    def open(cls, http: httpx.Client, game: str, options: dict[str, Any], seed: int) -> Table:
+        room = http.post("/api/rooms", json={"game": game, "players": 2, "options": options})
+        assert room.status_code == 201, room.text
+        room_id = room.json()["room_id"]
+        tokens = []
+        for name in (f"{game}-a", f"{game}-b"):
+            joined = http.post(f"/api/rooms/{room_id}/join", json={"name": name})
+            assert joined.status_code == 201, joined.text
+            tokens.append(joined.json()["token"])
+        table = cls(http=http, room_id=room_id, tokens=tokens, rng=random.Random(seed))
+        for token in tokens:
+            ready = http.post(f"/api/rooms/{room_id}/ready", headers=table.auth(token))
+            assert ready.status_code == 200, ready.text
+        table.match_id = http.get(f"/api/rooms/{room_id}").json()["match_id"]
+        assert table.match_id
+        return table
+
+    def auth(self, token: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token}"}
+
+    def choose(self, state: dict[str, Any]) -> dict[str, Any]:
+        view, legal = state["game"], state["you"]["legal"]
+        if view["game"] == "rummikub":
+            return BasicRummikubBot(self.rng.randrange(1 << 30)).choose(view, legal)
+        for kind in ("big_gin", "gin", "knock"):
+            for action in legal:
+                if action["type"] == kind:
+                    return dict(action)
+        return dict(self.rng.choice(legal))
+
+    def finished(self) -> bool:
+        return bool(self.http.get(f"/api/rooms/{self.room_id}").json()["status"] == "finished")
+
+    def step(self) -> bool:
+        """Let whoever may act do one action; False when nobody may act now."""
+        for seat, token in enumerate(self.tokens):
+            answer = self.http.get(f"/api/rooms/{self.room_id}/state", headers=self.auth(token))
+            assert answer.status_code == 200, answer.text
+            state = answer.json()
+            if not state["state"]["you"]["legal"]:
+                continue
+            action = self.choose(state["state"])
+            body = {"action": action, "version": answer.json()["version"]}
+            done = self.http.post(
+                f"/api/rooms/{self.room_id}/actions", json=body, headers=self.auth(token)
+            )
+            assert done.status_code == 200, done.text
+            self.acknowledged.append((seat, action))
+            return True
+        return False
+
+    def play(self, actions: int | None = None) -> None:
+        """Play `actions` acknowledged actions, or to the end of the match."""
+        target = len(self.acknowledged) + (actions or MAX_ACTIONS)
+        idle_since = time.monotonic()
+        while len(self.acknowledged) < target and len(self.acknowledged) < MAX_ACTIONS:
+            if self.step():
+                idle_since = time.monotonic()
+                continue
+            if actions is None and self.finished():
+                return
+            # Between hands the server deals the next one itself (between_hands_s is 0).
+            assert time.monotonic() - idle_since < 30, "nobody could act for 30 s"
+            time.sleep(0.02)
+        assert actions is not None, "the match did not end within MAX_ACTIONS"
+
+    def logged_people_actions(self) -> list[tuple[int, dict[str, Any]]]:
+        replay = self.http.get(f"/api/matches/{self.match_id}/replay")
+        assert replay.status_code == 200, replay.text
+        return [(s["seat"], s["action"]) for s in replay.json()["steps"] if s["seat"] is not None]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_env(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, str]]:
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    env.update(
+        MELDHALL_HOST="127.0.0.1",
+        MELDHALL_PORT=str(free_port()),
+        MELDHALL_DATA_DIR=str(tmp_path / "data"),
+        MELDHALL_BETWEEN_HANDS_S="0",
+        MELDHALL_BOT_DELAY_MS="0",
+        MELDHALL_RECONNECT_GRACE_S="3600",
+        MELDHALL_LOG_LEVEL="warning",
+    )
+    if request.param == "sqlite":
+        yield env
+        return
+    url = asyncio.run(fresh_postgres_database())
+    try:
+        yield {**env, "DATABASE_URL": url}
+    finally:
+        asyncio.run(drop_postgres_database(url))
+
+
+def test_a_killed_server_resumes_every_match_without_losing_an_acknowledged_action(
+    database_env: dict[str, str], tmp_path: Path
+) -> None:
+    log = tmp_path / "server.log"
+    with (
+        server(database_env, log) as first,
+        httpx.Client(base_url=base_url(database_env), timeout=10) as http,
+    ):
+        gin = Table.open(http, "gin_rummy", {"target": 25}, seed=1)
+        rummikub = Table.open(http, "rummikub", {"rounds": 1}, seed=2)
+        gin.play(40)
+        rummikub.play(25)
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+
+    with (
+        server(database_env, log),
+        httpx.Client(base_url=base_url(database_env), timeout=10) as http,
+    ):
+        for table in (gin, rummikub):
+            table.http = http
+            assert table.logged_people_actions() == table.acknowledged
+            room = http.get(f"/api/rooms/{table.room_id}").json()
+            assert room["match_id"] == table.match_id
+            assert room["status"] in {"playing", "between_hands"}
+        for table in (gin, rummikub):
+            table.play()
+            assert table.logged_people_actions() == table.acknowledged
+            detail = http.get(f"/api/matches/{table.match_id}").json()
+            assert detail["status"] == "finished"
+            assert all(seat["final_score"] is not None for seat in detail["seats"])
