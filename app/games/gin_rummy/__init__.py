@@ -8,9 +8,11 @@ the non-dealer may take the upcard or pass, then the dealer; if both pass the no
 from the stock. A turn is a draw (stock or discard top) and a discard; a card taken from the
 discard pile is not discarded (nor knocked with) in the same turn. After drawing, a player
 whose 10 kept cards have deadwood <= the knock limit may knock (knock card face down); with
-deadwood 0 that is gin, and with all 11 cards melded big gin (no discard). The defender lays
-out and lays off onto the knocker's melds (not after gin or big gin); the engine picks the
-defender's best arrangement and lay-offs. Knock: knocker scores the deadwood difference, or
+deadwood 0 that is gin, and with all 11 cards melded big gin (no discard). The knocker may
+submit melds; otherwise the engine lays out a minimum-deadwood arrangement, and among equal
+ones the one that leaves the defender the most deadwood. The defender lays out and lays off
+onto the knocker's melds (not after gin or big gin); the engine picks the defender's best
+arrangement and lay-offs. Knock: knocker scores the deadwood difference, or
 is undercut when the defender's deadwood is <= the knocker's. When a discard leaves two stock
 cards and nobody knocked, the hand is a draw. The first dealer is chosen by a low-card draw
 from the seed (ties by suit C < D < H < S); then the loser of a hand deals; after a draw the
