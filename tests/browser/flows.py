@@ -67,3 +67,19 @@ def join_by_link(page: Any, link: str, name: str) -> None:
 
 def press_ready(page: Any) -> None:
     page.click("#ready-button")
+
+
+# The rule documents' own Chinese terms, which the client must use.
+CHINESE_TERMS = (
+    "金拉米",
+    "敲牌",
+    "散牌",
+    "清牌",
+    "大清牌",
+    "搭接",
+    "反扣",
+    "拉密",
+    "首次出牌",
+    "百搭牌",
+    "公共牌池",
+)

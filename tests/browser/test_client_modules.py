@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.flows import CHINESE_TERMS
+
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
@@ -164,17 +166,5 @@ def test_both_languages_have_the_same_keys_and_every_used_key(module_page) -> No
 
 def test_chinese_table_uses_the_rule_documents_terms(module_page) -> None:  # type: ignore[no-untyped-def]
     text = json.dumps(load_table(module_page, "zh-CN"), ensure_ascii=False)
-    for term in [
-        "金拉米",
-        "敲牌",
-        "散牌",
-        "清牌",
-        "大清牌",
-        "搭接",
-        "反扣",
-        "拉密",
-        "首次出牌",
-        "百搭牌",
-        "公共牌池",
-    ]:
+    for term in CHINESE_TERMS:
         assert term in text, term

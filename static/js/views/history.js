@@ -47,7 +47,7 @@ function listPage(main) {
     const gameSelect = h(
       "select",
       { id: "history-game" },
-      h("option", { value: "" }, "—"),
+      h("option", { value: "" }, t("history.all_games")),
       ["gin_rummy", "rummikub"].map((g) => h("option", { value: g, selected: g === game }, gameName(g))),
     );
     const filter = h(
