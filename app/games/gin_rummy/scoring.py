@@ -46,6 +46,22 @@ def end_in_draw(hand: Hand) -> None:
     hand.taken = None
 
 
+def _score(record: dict[str, Any], mine: int, theirs: int, config: Mapping[str, Any]) -> bool:
+    """Fill in ending, bonus, difference and points; True when the knocker wins."""
+    kind = record["ending"]
+    if kind in ("gin", "big_gin"):
+        record["bonus"] = config["gin_bonus" if kind == "gin" else "big_gin_bonus"]
+        record["deadwood_difference"] = theirs
+    elif theirs <= mine:
+        record["ending"] = "undercut"
+        record["bonus"] = config["undercut_bonus"]
+        record["deadwood_difference"] = mine - theirs
+    else:
+        record["deadwood_difference"] = theirs - mine
+    record["points"] = record["bonus"] + record["deadwood_difference"]
+    return bool(record["ending"] != "undercut")
+
+
 def end_by_knock(
     hand: Hand,
     position: int,
@@ -66,32 +82,17 @@ def end_by_knock(
         defence = best_defence(defender_mask, arrangement.melds)
     else:
         defence = Defence(best_arrangement_mask(defender_mask), ())
-    knocker_points = arrangement.deadwood_points
-    defender_points = defence.arrangement.deadwood_points
     record = _base_record(hand, kind)
     record["knocker"] = hand.seats[position]
-    winner = position
-    if kind == "gin":
-        record["bonus"] = config["gin_bonus"]
-        record["deadwood_difference"] = defender_points
-    elif kind == "big_gin":
-        record["bonus"] = config["big_gin_bonus"]
-        record["deadwood_difference"] = defender_points
-    elif defender_points <= knocker_points:
-        record["ending"] = "undercut"
-        record["bonus"] = config["undercut_bonus"]
-        record["deadwood_difference"] = knocker_points - defender_points
-        winner = defender
-    else:
-        record["deadwood_difference"] = defender_points - knocker_points
-    record["points"] = record["bonus"] + record["deadwood_difference"]
+    mine, theirs = arrangement.deadwood_points, defence.arrangement.deadwood_points
+    winner = position if _score(record, mine, theirs, config) else defender
     record["winner"] = hand.seats[winner]
     record["loser"] = hand.seats[1 - winner]
-    knocker_record = _player_record(hand.seats[position], arrangement)
-    defender_record = _player_record(hand.seats[defender], defence.arrangement, defence.layoffs)
-    record["players"] = sorted(
-        [knocker_record, defender_record], key=lambda player: hand.seats.index(player["seat"])
-    )
+    players = {
+        position: _player_record(hand.seats[position], arrangement),
+        defender: _player_record(hand.seats[defender], defence.arrangement, defence.layoffs),
+    }
+    record["players"] = [players[0], players[1]]
     hand.outcome = record
     hand.phase = HandPhase.OVER
     hand.taken = None
