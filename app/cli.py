@@ -1,17 +1,60 @@
-"""The `meldhall` command: serve the app."""
+"""The `meldhall` command: `serve` (migrations first, then uvicorn) and `migrate`."""
+
+from __future__ import annotations
 
 import argparse
-import os
 
 import uvicorn
+
+from app.settings import Settings, get_settings
+
+# Frames past the per-message cap get an error and the connection stays; frames this many times
+# larger are refused by the server itself (close 1009), so nobody can make it buffer megabytes.
+HARD_FRAME_FACTOR = 4
+
+
+def uvicorn_config(
+    settings: Settings, app: object | None = None, **overrides: object
+) -> uvicorn.Config:
+    """The server configuration used by `serve`, the tests and the bench alike."""
+    from app.main import create_app
+
+    options: dict[str, object] = {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": settings.log_level,
+        "ws_max_size": settings.ws_max_message_bytes * HARD_FRAME_FACTOR,
+        "ws_ping_interval": settings.ws_ping_interval_s,
+        "ws_ping_timeout": settings.ws_ping_interval_s,
+        # Measured in bench/bench_server.py: for small JSON patches deflate cost throughput and
+        # memory for no gain on a LAN, so it is off unless the settings turn it on.
+        "ws_per_message_deflate": settings.ws_compression,
+        "lifespan": "on",
+    }
+    options.update(overrides)
+    return uvicorn.Config(app or create_app(settings), **options)  # type: ignore[arg-type]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="meldhall")
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="run the server")
-    serve.add_argument("--host", default=os.environ.get("MELDHALL_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("MELDHALL_PORT", "8000")))
+    serve = commands.add_parser("serve", help="apply migrations, then run the server")
+    serve.add_argument("--host", help="overrides MELDHALL_HOST")
+    serve.add_argument("--port", type=int, help="overrides MELDHALL_PORT")
+    commands.add_parser("migrate", help="apply every migration to the configured database")
     args = parser.parse_args(argv)
-    if args.command == "serve":
-        uvicorn.run("app.main:create_app", factory=True, host=args.host, port=args.port)
+    settings = get_settings()
+    if args.command == "migrate":
+        from app.storage.migrate import upgrade_to_head_sync
+
+        url = settings.resolved_database_url
+        if not settings.database_url:
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+        upgrade_to_head_sync(url)
+        print("migrations applied")
+        return
+    overrides = {key: value for key, value in (("host", args.host), ("port", args.port)) if value}
+    if overrides:
+        settings = settings.model_copy(update=overrides)
+    # The lifespan applies the migrations before the first request is served.
+    uvicorn.Server(uvicorn_config(settings)).run()

@@ -1,13 +1,100 @@
-"""The ASGI application."""
+"""The ASGI application: routes, error handlers, and the lifespan that owns store and rooms."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from app.api.errors import install_error_handlers
+from app.api.routes import games, pages, play, rooms, ws
+from app.api.routes.pages import STATIC
+from app.bots.registry import make_bot
+from app.rooms.directory import RoomDirectory
+from app.rooms.room import RoomTimings
+from app.settings import Settings, get_settings
+from app.storage.store import MatchStore, open_store
+
+log = logging.getLogger("meldhall")
+
+# Waiting or finished rooms nobody has touched for this long are forgotten.
+IDLE_ROOM_S = 6 * 3600
+SWEEP_EVERY_S = 300
 
 
-def create_app() -> FastAPI:
-    app = FastAPI(title="meldhall", version="0.1.0")
+def timings(settings: Settings) -> RoomTimings:
+    return RoomTimings(
+        bot_delay_s=settings.bot_delay_ms / 1000,
+        reconnect_grace_s=settings.reconnect_grace_s,
+        between_hands_s=settings.between_hands_s,
+    )
 
-    @app.get("/healthz")
+
+async def open_database(url: str, settings: Settings) -> MatchStore:
+    if not url.startswith("memory://"):
+        if url == settings.resolved_database_url and not settings.database_url:
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+        from app.storage.migrate import upgrade_to_head
+
+        await upgrade_to_head(url)
+    store = open_store(url)
+    await store.start()
+    return store
+
+
+async def sweep_forever(directory: RoomDirectory) -> None:
+    while True:
+        await asyncio.sleep(SWEEP_EVERY_S)
+        await directory.sweep(IDLE_ROOM_S)
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    store = await open_database(app.state.store_url or settings.resolved_database_url, settings)
+    directory = RoomDirectory(store=store, timings=timings(settings), make_bot=make_bot)
+    app.state.store = store
+    app.state.directory = directory
+    recovered = await directory.recover()
+    if recovered:
+        log.info("recovered %d unfinished matches", recovered)
+    sweeper = asyncio.create_task(sweep_forever(directory))
+    try:
+        yield
+    finally:
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+        await directory.close()
+        await store.close()
+
+
+def include_history(app: FastAPI) -> None:
+    try:
+        from app.api.routes import history
+    except ImportError:
+        return
+    app.include_router(history.router)
+
+
+def create_app(settings: Settings | None = None, store_url: str | None = None) -> FastAPI:
+    """The app; `store_url` ("memory://" or a database URL) overrides the settings' database."""
+    app = FastAPI(title="meldhall", version="0.1.0", lifespan=lifespan)
+    app.state.settings = settings or get_settings()
+    app.state.store_url = store_url
+
+    @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
+    install_error_handlers(app)
+    for module in (games, rooms, play, ws, pages):
+        app.include_router(module.router)
+    include_history(app)
+    app.mount("/", StaticFiles(directory=STATIC, check_dir=False, html=False), name="static")
     return app

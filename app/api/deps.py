@@ -1,0 +1,52 @@
+"""Typed dependencies shared by the routes."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.api.errors import ApiError
+from app.rooms.directory import RoomDirectory
+from app.rooms.room import Room
+from app.rooms.tokens import hash_token
+from app.settings import Settings
+
+bearer = HTTPBearer(auto_error=False, description="The seat token returned by join")
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_directory(request: Request) -> RoomDirectory:
+    directory: RoomDirectory = request.app.state.directory
+    return directory
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+DirectoryDep = Annotated[RoomDirectory, Depends(get_directory)]
+
+
+def get_room(room_id: str, directory: DirectoryDep) -> Room:
+    return directory.get(room_id)
+
+
+def optional_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> str | None:
+    """The sha256 of the bearer token, or None without one (a spectator)."""
+    return None if credentials is None else hash_token(credentials.credentials)
+
+
+def required_token(token_hash: Annotated[str | None, Depends(optional_token)]) -> str:
+    if token_hash is None:
+        raise ApiError("missing_token", "send the seat token as 'Authorization: Bearer <token>'")
+    return token_hash
+
+
+RoomDep = Annotated[Room, Depends(get_room)]
+TokenHashDep = Annotated[str, Depends(required_token)]
+OptionalTokenHashDep = Annotated[str | None, Depends(optional_token)]

@@ -1,0 +1,32 @@
+"""Reading one's own state and acting without a socket (bearer token)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.deps import OptionalTokenHashDep, RoomDep, TokenHashDep
+from app.api.schemas import ActionRequest, ErrorBody, LegalAnswer, StateAnswer
+
+ERRORS = {code: {"model": ErrorBody} for code in (401, 404, 409, 422, 503)}
+router = APIRouter(prefix="/api/rooms/{room_id}", tags=["play"], responses=ERRORS)  # type: ignore[arg-type]
+
+
+@router.get("/state")
+async def read_state(room: RoomDep, token_hash: OptionalTokenHashDep) -> StateAnswer:
+    """The caller's state document; without a token, the spectator's."""
+    version, document = await room.read(token_hash)
+    return StateAnswer(version=version, state=document)
+
+
+@router.post("/actions")
+async def act(body: ActionRequest, room: RoomDep, token_hash: TokenHashDep) -> StateAnswer:
+    """Apply one action; answers only once the action is in the durable log."""
+    await room.act(token_hash, body.action, body.version)
+    version, document = await room.read(token_hash)
+    return StateAnswer(version=version, state=document)
+
+
+@router.get("/legal")
+async def legal(room: RoomDep, token_hash: TokenHashDep) -> LegalAnswer:
+    version, actions = await room.legal(token_hash)
+    return LegalAnswer(version=version, actions=actions)

@@ -1,0 +1,196 @@
+"""The room WebSocket: hello, snapshot, then patches out and actions in (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketState
+
+from app.api.messages import ActionMessage, BadMessage, Hello, Ping, Ready, Resync, parse
+from app.api.outbox import SocketOutbox
+from app.api.rate_limit import TokenBucket
+from app.games.engine import IllegalAction
+from app.rooms.directory import RoomDirectory
+from app.rooms.errors import RoomError
+from app.rooms.fanout import Connection, dumps
+from app.rooms.room import Room
+from app.rooms.tokens import hash_token
+from app.settings import Settings
+
+router = APIRouter()
+
+HELLO_TIMEOUT_S = 10.0
+CLOSE_BAD_HELLO = 4400
+CLOSE_BAD_TOKEN = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NO_ROOM = 4404
+CLOSE_HELLO_TIMEOUT = 4408
+CLOSE_FLOOD = 4429
+FLOOD_WINDOW_S = 10.0
+
+
+def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        # Programs, not browsers: no page can borrow a visitor's credentials without an Origin.
+        return True
+    allowed = settings.allowed_origins
+    if "*" in allowed or origin in allowed:
+        return True
+    return urlsplit(origin).netloc == websocket.headers.get("host")
+
+
+async def receive_text(websocket: WebSocket) -> str | None:
+    """The next message as text, or None once the client has gone."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    if message.get("text") is not None:
+        return str(message["text"])
+    data = message.get("bytes") or b""
+    return data.decode("utf-8", errors="replace")
+
+
+async def receive_hello(websocket: WebSocket) -> Hello | int:
+    """The hello message, or the close code to use instead."""
+    try:
+        text = await asyncio.wait_for(receive_text(websocket), HELLO_TIMEOUT_S)
+    except TimeoutError:
+        return CLOSE_HELLO_TIMEOUT
+    if text is None:
+        return 1000
+    try:
+        message = parse(text)
+    except BadMessage:
+        return CLOSE_BAD_HELLO
+    return message if isinstance(message, Hello) else CLOSE_BAD_HELLO
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(websocket: WebSocket, room_id: str) -> None:
+    settings: Settings = websocket.app.state.settings
+    directory: RoomDirectory = websocket.app.state.directory
+    if not origin_allowed(websocket, settings):
+        await websocket.close(CLOSE_FORBIDDEN, "origin not allowed")
+        return
+    await websocket.accept()
+    try:
+        room = directory.get(room_id)
+    except RoomError:
+        await websocket.close(CLOSE_NO_ROOM, "no such room")
+        return
+    hello = await receive_hello(websocket)
+    if isinstance(hello, int):
+        await close_quietly(websocket, hello, "expected {'type': 'hello', 'token': ...}")
+        return
+    token_hash = None if hello.token is None else hash_token(hello.token)
+    outbox = SocketOutbox(websocket)
+    try:
+        connection = await room.connect(outbox, token_hash)
+    except RoomError as exc:
+        code = CLOSE_BAD_TOKEN if exc.code == "bad_token" else CLOSE_FORBIDDEN
+        await close_quietly(websocket, code, exc.message)
+        return
+    outbox.start()
+    try:
+        await Session(room, connection, outbox, settings).run(websocket)
+    finally:
+        await room.disconnect(connection)
+        await outbox.finish()
+
+
+async def close_quietly(websocket: WebSocket, code: int, reason: str) -> None:
+    if websocket.client_state is WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await websocket.close(code, reason[:120])
+
+
+class Session:
+    """Reads one connection's messages in order and answers each."""
+
+    def __init__(
+        self, room: Room, connection: Connection, outbox: SocketOutbox, settings: Settings
+    ) -> None:
+        self.room = room
+        self.connection = connection
+        self.outbox = outbox
+        self.max_bytes = settings.ws_max_message_bytes
+        self.bucket = TokenBucket(settings.ws_messages_per_second, settings.ws_burst)
+        self.strikes_allowed = settings.ws_burst
+        self.strikes = 0
+        self.strikes_since = time.monotonic()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.outbox.send(dumps(message))
+
+    def error(self, code: str, message: str, seq: int | None = None) -> None:
+        self.send({"type": "error", "seq": seq, "code": code, "message": message})
+
+    async def run(self, websocket: WebSocket) -> None:
+        while not self.outbox.closed:
+            text = await receive_text(websocket)
+            if text is None:
+                return
+            if not self.bucket.take():
+                if self.flooding():
+                    self.outbox.close(CLOSE_FLOOD, "too many messages")
+                    return
+                self.error("rate_limited", "too many messages; this one was ignored")
+                continue
+            if len(text) > self.max_bytes:
+                self.error("message_too_large", f"messages are capped at {self.max_bytes} bytes")
+                continue
+            await self.handle(text)
+
+    def flooding(self) -> bool:
+        """A refused message is a strike; a burst's worth of strikes in the window is a flood."""
+        now = time.monotonic()
+        if now - self.strikes_since > FLOOD_WINDOW_S:
+            self.strikes, self.strikes_since = 0, now
+        self.strikes += 1
+        return self.strikes > self.strikes_allowed
+
+    async def handle(self, text: str) -> None:
+        try:
+            message = parse(text)
+        except BadMessage as exc:
+            self.error(exc.code, exc.message, exc.seq)
+            return
+        if isinstance(message, ActionMessage):
+            await self.act(message)
+        elif isinstance(message, Ping):
+            self.send({"type": "pong"})
+        elif isinstance(message, Resync):
+            await self.room.resync(self.connection)
+        elif isinstance(message, Ready):
+            await self.guarded(None, self.ready())
+        else:
+            self.error("unexpected_hello", "hello is the first message only")
+
+    async def ready(self) -> None:
+        if self.connection.token_hash is None:
+            raise RoomError("spectator", "spectators have no seat to be ready in")
+        await self.room.ready(self.connection.token_hash)
+
+    async def act(self, message: ActionMessage) -> None:
+        token_hash = self.connection.token_hash
+        if token_hash is None:
+            self.error("spectator", "spectators cannot act", message.seq)
+            return
+        try:
+            version = await self.room.act(token_hash, message.action, message.version)
+        except (RoomError, IllegalAction) as exc:
+            self.error(exc.code, exc.message, message.seq)
+            return
+        self.send({"type": "ack", "seq": message.seq, "version": version})
+
+    async def guarded(self, seq: int | None, work: Any) -> None:
+        try:
+            await work
+        except (RoomError, IllegalAction) as exc:
+            self.error(exc.code, exc.message, seq)

@@ -1,0 +1,86 @@
+"""Connections to one room and what each last received: snapshots out, patches after changes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from app.rooms.documents import make_patch
+
+Document = dict[str, Any]
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class Outbox(Protocol):
+    """Where a connection's messages go; `send` must not block (it queues)."""
+
+    def send(self, text: str) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+class Connection:
+    """One socket's place in a room: its viewer (seat or None) and the last document it got."""
+
+    __slots__ = ("doc", "outbox", "seat", "token_hash", "version")
+
+    def __init__(self, outbox: Outbox, seat: int | None, token_hash: str | None) -> None:
+        self.outbox = outbox
+        self.seat = seat
+        self.token_hash = token_hash
+        self.doc: Document | None = None
+        self.version = -1
+
+
+class Fanout:
+    """Sends every connection its own document's patch, computing each document once."""
+
+    def __init__(self) -> None:
+        self.connections: list[Connection] = []
+
+    def add(self, connection: Connection) -> None:
+        self.connections.append(connection)
+
+    def remove(self, connection: Connection) -> None:
+        if connection in self.connections:
+            self.connections.remove(connection)
+
+    def count(self, seat: int | None) -> int:
+        return sum(1 for c in self.connections if c.seat == seat)
+
+    def snapshot(self, connection: Connection, version: int, doc: Document) -> None:
+        connection.doc, connection.version = doc, version
+        connection.outbox.send(dumps({"type": "snapshot", "version": version, "state": doc}))
+
+    def broadcast(self, version: int, document: Callable[[int | None], Document]) -> None:
+        docs: dict[int | None, Document] = {}
+        # Tabs of one seat usually hold the same version: one patch text serves them all.
+        texts: dict[tuple[int | None, int], str] = {}
+        for connection in self.connections:
+            seat = connection.seat
+            doc = docs.get(seat)
+            if doc is None:
+                doc = docs[seat] = document(seat)
+            key = (seat, connection.version)
+            text = texts.get(key)
+            if text is None:
+                patch = make_patch(connection.doc, doc)
+                message = {"type": "patch", "from": connection.version, "version": version}
+                message["patch"] = patch
+                text = texts[key] = dumps(message)
+            connection.doc, connection.version = doc, version
+            connection.outbox.send(text)
+
+    def send_to(self, connection: Connection, message: dict[str, Any]) -> None:
+        connection.outbox.send(dumps(message))
+
+    def close_seat(self, seat: int, code: int, reason: str) -> list[Connection]:
+        gone = [c for c in self.connections if c.seat == seat]
+        for connection in gone:
+            self.connections.remove(connection)
+            connection.outbox.close(code, reason)
+        return gone

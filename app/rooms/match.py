@@ -1,0 +1,133 @@
+"""One match inside a room: the engine, and the write-ahead log that every action passes.
+
+An action is applied to the engine first (the engine is the only judge of legality), then
+appended to the store; only when the store has it is the change kept. If the write fails the
+engine is restored from its JSON taken just before, so nothing unlogged is ever shown.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from app.games.engine import Action, Engine, Seat
+from app.rooms.errors import RoomError
+from app.storage.store import FINISHED, MatchStore, SeatRecord
+
+log = logging.getLogger(__name__)
+
+
+def new_match_id() -> str:
+    return uuid.uuid4().hex
+
+
+def new_seed() -> int:
+    # 62 bits: plenty of distinct deals, and it fits a signed 64-bit database column.
+    return secrets.randbits(62)
+
+
+class Match:
+    def __init__(
+        self,
+        *,
+        match_id: str,
+        engine_cls: type[Engine],
+        engine: Engine,
+        seed: int,
+        store: MatchStore,
+        next_index: int = 0,
+    ) -> None:
+        self.match_id = match_id
+        self.engine_cls = engine_cls
+        self.engine = engine
+        self.seed = seed
+        self.store = store
+        self.next_index = next_index
+        self.hands_recorded = 0
+        self.finished_recorded = False
+
+    @classmethod
+    async def begin(
+        cls,
+        *,
+        engine_cls: type[Engine],
+        store: MatchStore,
+        room_id: str,
+        game: str,
+        config: dict[str, Any],
+        players: int,
+        seats: list[SeatRecord],
+        room_meta: dict[str, Any],
+    ) -> Match:
+        match_id, seed = new_match_id(), new_seed()
+        engine = engine_cls.new(config, players, seed=seed)
+        try:
+            await store.create_match(
+                match_id=match_id,
+                room_id=room_id,
+                game=game,
+                config=config,
+                seed=seed,
+                players=players,
+                seats=seats,
+                room_meta=room_meta,
+            )
+        except Exception as exc:
+            log.exception("could not create match %s", match_id)
+            raise RoomError("storage_unavailable", "the match could not be saved") from exc
+        return cls(match_id=match_id, engine_cls=engine_cls, engine=engine, seed=seed, store=store)
+
+    async def apply(self, seat: Seat | None, action: Mapping[str, Any]) -> None:
+        """Apply, then log durably; IllegalAction or RoomError leave everything as it was."""
+        before = self.engine.to_json()
+        self.engine.apply(seat, action)
+        try:
+            await self.store.append_action(
+                match_id=self.match_id, index=self.next_index, seat=seat, action=dict(action)
+            )
+        except Exception as exc:
+            log.exception("action %d of match %s not logged", self.next_index, self.match_id)
+            self.engine = self.engine_cls.from_json(before)
+            raise RoomError(
+                "storage_unavailable", "the action could not be saved, so it was not made"
+            ) from exc
+        self.next_index += 1
+
+    def replay(self, seat: Seat | None, action: Action) -> None:
+        """Re-apply an action already in the log (crash recovery)."""
+        self.engine.apply(seat, action)
+        self.next_index += 1
+
+    async def record_progress(self) -> None:
+        """Store finished hands and the end of the match; derived data, so failures only log."""
+        try:
+            results = self.engine.hand_results()
+            for index in range(self.hands_recorded, len(results)):
+                await self.store.record_hand(
+                    match_id=self.match_id, hand_index=index, result=results[index]
+                )
+            self.hands_recorded = len(results)
+            if self.engine.is_over() and not self.finished_recorded:
+                result = self.engine.result()
+                await self.store.finish_match(
+                    match_id=self.match_id,
+                    status=FINISHED,
+                    result=result,
+                    final_scores=final_scores(result),
+                )
+                self.finished_recorded = True
+        except Exception:
+            log.exception("could not record the progress of match %s", self.match_id)
+
+
+def final_scores(result: dict[str, Any] | None) -> list[int] | None:
+    if not result:
+        return None
+    for key in ("final_scores", "scores", "totals"):
+        value = result.get(key)
+        if isinstance(value, list) and all(isinstance(v, int) for v in value):
+            return value
+    return None

@@ -1,0 +1,426 @@
+"""One authoritative room: seats, one match at a time, one lock, a version, its connections.
+
+Every change goes through the room's lock: it is applied, logged (for actions), the version is
+bumped, and every connection gets the patch to its own new document before the lock is released,
+so patches reach each connection in version order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.games.engine import Config, Engine, IllegalAction
+from app.rooms.bot_driver import BotDriver, BotFactory
+from app.rooms.errors import RoomError
+from app.rooms.fanout import Connection, Document, Fanout, Outbox
+from app.rooms.flow import RoomFlow
+from app.rooms.match import Match
+from app.rooms.seats import Seat, SeatTable
+from app.rooms.timers import OneShot
+from app.rooms.types import RoomStatus, SeatKind
+from app.storage.store import MatchStore, SeatRecord
+
+log = logging.getLogger(__name__)
+
+CLOSE_SEAT_GONE = 4401
+
+
+@dataclass(frozen=True)
+class RoomSpec:
+    room_id: str
+    game: str
+    players: int
+    options: Config
+    public: bool
+    spectators: bool
+
+
+@dataclass(frozen=True)
+class RoomTimings:
+    bot_delay_s: float = 0.0
+    reconnect_grace_s: float = 60.0
+    between_hands_s: float = 20.0
+
+
+class Room:
+    def __init__(
+        self,
+        spec: RoomSpec,
+        *,
+        engine_cls: type[Engine],
+        flow: RoomFlow,
+        store: MatchStore,
+        timings: RoomTimings,
+        make_bot: BotFactory,
+    ) -> None:
+        self.spec = spec
+        self.engine_cls = engine_cls
+        self.flow = flow
+        self.store = store
+        self.timings = timings
+        self.seats = SeatTable(spec.players)
+        self.status = RoomStatus.WAITING
+        self.match: Match | None = None
+        self.version = 0
+        # The version of the last change to the game itself; older actions are stale.
+        self.game_version = 0
+        self.fanout = Fanout()
+        self.bots = BotDriver(spec.game, make_bot, 0)
+        self.lock = asyncio.Lock()
+        self.turn_timer = OneShot("turn")
+        self.hand_timer = OneShot("between_hands")
+        self.bot_timer = OneShot("bot")
+        self._turn_key: tuple[Any, ...] | None = None
+        self.last_activity = time.monotonic()
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def room_id(self) -> str:
+        return self.spec.room_id
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "room_id": self.spec.room_id,
+            "game": self.spec.game,
+            "players": self.spec.players,
+            "options": self.spec.options,
+            "status": self.status.value,
+            "public": self.spec.public,
+            "spectators": self.spec.spectators,
+            "match_id": self.match.match_id if self.match else None,
+            "seats": [seat.info() for seat in self.seats],
+            "invite_path": f"/r/{self.spec.room_id}",
+        }
+
+    def document(self, seat: int | None) -> Document:
+        engine = self.match.engine if self.match else None
+        legal: list[dict[str, Any]] = []
+        playing = self.status is RoomStatus.PLAYING
+        if engine is not None and seat is not None and playing and seat in engine.to_act():
+            legal = engine.legal_actions(seat)
+        return {
+            "room": self.info(),
+            "you": {"seat": seat, "legal": legal},
+            "game": engine.view(seat) if engine is not None else None,
+            "deadline": self.turn_timer.deadline_ms,
+        }
+
+    def seat_for(self, token_hash: str) -> Seat:
+        return self.seats.authenticate(token_hash)
+
+    async def read(self, token_hash: str | None) -> tuple[int, Document]:
+        async with self.lock:
+            seat = await self._viewer(token_hash)
+            return self.version, self.document(seat)
+
+    async def legal(self, token_hash: str) -> tuple[int, list[dict[str, Any]]]:
+        async with self.lock:
+            seat = await self._touch(token_hash)
+            return self.version, self.document(seat.index)["you"]["legal"]
+
+    # -- lobby ---------------------------------------------------------------------------
+
+    async def join(self, name: str, wanted: int | None, token_hash: str) -> int:
+        async with self.lock:
+            if self.status is not RoomStatus.WAITING:
+                raise RoomError("match_started", "seats can be joined only before the match")
+            seat = self.seats.free_seat(wanted)
+            self.seats.seat_human(seat, name=name, token_hash=token_hash, now=time.monotonic())
+            self._changed(game=True)
+            return seat.index
+
+    async def leave(self, token_hash: str) -> None:
+        async with self.lock:
+            seat = await self._touch(token_hash)
+            self.fanout.close_seat(seat.index, CLOSE_SEAT_GONE, "you left this seat")
+            if self.status is RoomStatus.WAITING:
+                self.seats.release(seat)
+            else:
+                # A match in progress keeps its seat: a bot finishes it for the leaver.
+                self.seats.hand_to_bot(seat, level="normal", revoke=True)
+                await self._save_seat(seat)
+            self._changed(game=True)
+
+    async def add_bot(self, wanted: int | None, level: str) -> int:
+        async with self.lock:
+            if self.status is not RoomStatus.WAITING:
+                raise RoomError("match_started", "bots can be added only before the match")
+            seat = self.seats.free_seat(wanted)
+            self.seats.seat_bot(seat, level=level)
+            self._changed(game=True)
+            return seat.index
+
+    async def remove_bot(self, index: int) -> None:
+        async with self.lock:
+            if self.status is not RoomStatus.WAITING:
+                raise RoomError("match_started", "bots can be removed only before the match")
+            seat = self.seats.checked(index)
+            if not seat.is_bot:
+                raise RoomError("not_a_bot", f"seat {index} is not a bot")
+            self.seats.release(seat)
+            self._changed(game=True)
+
+    async def ready(self, token_hash: str) -> None:
+        async with self.lock:
+            seat = await self._touch(token_hash)
+            if self.status not in (RoomStatus.WAITING, RoomStatus.BETWEEN_HANDS):
+                raise RoomError("not_between_hands", "ready counts only before a match or hand")
+            seat.ready = True
+            self._changed(game=False)
+            await self._advance_if_all_ready()
+
+    async def rematch(self, token_hash: str) -> None:
+        async with self.lock:
+            await self._touch(token_hash)
+            if self.status is not RoomStatus.FINISHED:
+                raise RoomError("match_not_over", "a rematch can start only after the match")
+            await self._start_match()
+
+    async def hand_to_bot(self, token_hash: str, index: int) -> None:
+        async with self.lock:
+            await self._touch(token_hash)
+            seat = self.seats.checked(index)
+            if seat.kind is not SeatKind.HUMAN:
+                raise RoomError("not_a_person", f"seat {index} is not held by a person")
+            absent_for = time.monotonic() - seat.last_seen
+            if seat.connections > 0 or absent_for < self.timings.reconnect_grace_s:
+                raise RoomError(
+                    "player_present",
+                    f"seat {index} can go to a bot after {self.timings.reconnect_grace_s:g} s "
+                    f"away; its player has been away {absent_for:.0f} s",
+                )
+            self.seats.hand_to_bot(seat, level="normal", revoke=False)
+            await self._save_seat(seat)
+            self._changed(game=True)
+
+    # -- playing -------------------------------------------------------------------------
+
+    async def act(
+        self, token_hash: str, action: Mapping[str, Any], version: int | None = None
+    ) -> int:
+        """Apply one action for the token's seat; returns the new version once it is logged."""
+        async with self.lock:
+            seat = await self._touch(token_hash)
+            if version is not None and version < self.game_version:
+                raise RoomError(
+                    "stale_version",
+                    f"the game changed at version {self.game_version}; you sent {version}",
+                )
+            await self._apply(seat.index, action)
+            return self.version
+
+    async def _apply(self, seat: int | None, action: Mapping[str, Any]) -> None:
+        if self.match is None or self.status is RoomStatus.WAITING:
+            raise RoomError("not_started", "the match has not started")
+        if self.status is RoomStatus.FINISHED:
+            raise RoomError("match_over", "the match is over")
+        await self.match.apply(seat, action)
+        await self.match.record_progress()
+        self._after_game_change()
+
+    def _after_game_change(self) -> None:
+        assert self.match is not None
+        engine = self.match.engine
+        if engine.is_over():
+            self.status = RoomStatus.FINISHED
+            self.seats.clear_ready()
+        elif not engine.to_act():
+            if self.status is not RoomStatus.BETWEEN_HANDS:
+                self.status = RoomStatus.BETWEEN_HANDS
+                self.seats.clear_ready()
+                self.hand_timer.arm(self.timings.between_hands_s, self._hand_timer_fired)
+        else:
+            self.status = RoomStatus.PLAYING
+        self._arm_turn_timer()
+        self._changed(game=True)
+        self._poke_bots()
+
+    async def _advance_if_all_ready(self) -> None:
+        if not self.seats.all_ready():
+            return
+        if self.status is RoomStatus.WAITING:
+            await self._start_match()
+        elif self.status is RoomStatus.BETWEEN_HANDS:
+            await self._next_hand()
+
+    async def _next_hand(self) -> None:
+        self.hand_timer.cancel()
+        await self._apply(None, self.flow.next_hand)
+
+    async def _hand_timer_fired(self) -> None:
+        async with self.lock:
+            if self.status is RoomStatus.BETWEEN_HANDS:
+                await self._next_hand()
+
+    async def _start_match(self) -> None:
+        seats = [self._seat_record(seat) for seat in self.seats]
+        self.match = await Match.begin(
+            engine_cls=self.engine_cls,
+            store=self.store,
+            room_id=self.spec.room_id,
+            game=self.spec.game,
+            config=dict(self.spec.options),
+            players=self.spec.players,
+            seats=seats,
+            room_meta=self.meta(),
+        )
+        self.bots.reset(self.match.seed)
+        self.status = RoomStatus.PLAYING
+        self.seats.clear_ready()
+        self._turn_key = None
+        self._after_game_change()
+
+    async def resume(self, match: Match) -> None:
+        """Carry on with a match rebuilt from its log (after a restart)."""
+        async with self.lock:
+            self.match = match
+            self.bots.reset(match.seed)
+            self.version = match.next_index + 1
+            self.status = RoomStatus.PLAYING
+            await match.record_progress()
+            self._after_game_change()
+
+    # -- timers and bots -----------------------------------------------------------------
+
+    def _arm_turn_timer(self) -> None:
+        assert self.match is not None
+        seconds = self.flow.turn_seconds(self.spec.options)
+        engine = self.match.engine
+        if not seconds or self.status is not RoomStatus.PLAYING:
+            self.turn_timer.cancel()
+            self._turn_key = None
+            return
+        key = self.flow.turn_key(engine)
+        if key != self._turn_key or not self.turn_timer.armed:
+            self._turn_key = key
+            self.turn_timer.arm(seconds, self._turn_timer_fired)
+
+    async def _turn_timer_fired(self) -> None:
+        async with self.lock:
+            if self.status is RoomStatus.PLAYING:
+                self._turn_key = None
+                await self._apply(None, self.flow.timeout)
+
+    def _poke_bots(self) -> None:
+        if self.status is RoomStatus.BETWEEN_HANDS and self.seats.all_ready():
+            self.hand_timer.arm(0, self._hand_timer_fired)
+        if self.status is not RoomStatus.PLAYING or self.match is None:
+            return
+        if any(self.seats[s].is_bot for s in self.match.engine.to_act()):
+            self.bot_timer.arm(self.timings.bot_delay_s, self._bot_turn)
+
+    async def _bot_turn(self) -> None:
+        async with self.lock:
+            if self.status is not RoomStatus.PLAYING or self.match is None:
+                return
+            engine = self.match.engine
+            bots = [s for s in engine.to_act() if self.seats[s].is_bot]
+            if not bots:
+                return
+            seat = self.seats[bots[0]]
+            view, legal = engine.view(seat.index), engine.legal_actions(seat.index)
+            action = await self.bots.choose(seat.index, seat.level or "normal", view, legal)
+            try:
+                await self._apply(seat.index, action)
+            except IllegalAction as exc:
+                log.error("bot in seat %d chose an illegal action: %s", seat.index, exc)
+                await self._apply_first_legal(seat.index, legal)
+
+    async def _apply_first_legal(self, seat: int, legal: list[dict[str, Any]]) -> None:
+        for action in legal:
+            try:
+                await self._apply(seat, action)
+                return
+            except IllegalAction:
+                continue
+        log.error("no legal action worked for the bot in seat %d", seat)
+
+    # -- connections ---------------------------------------------------------------------
+
+    async def connect(self, outbox: Outbox, token_hash: str | None) -> Connection:
+        """Register a socket and queue its snapshot; raises RoomError for a bad token."""
+        async with self.lock:
+            seat = await self._viewer(token_hash)
+            if seat is None and not self.spec.spectators:
+                raise RoomError("spectators_not_allowed", "this room does not allow spectators")
+            if seat is not None:
+                record = self.seats[seat]
+                record.connections += 1
+                if record.connections == 1:
+                    self._changed(game=False)
+            connection = Connection(outbox, seat, token_hash)
+            self.fanout.add(connection)
+            self.fanout.snapshot(connection, self.version, self.document(seat))
+            return connection
+
+    async def disconnect(self, connection: Connection) -> None:
+        async with self.lock:
+            if connection not in self.fanout.connections:
+                return
+            self.fanout.remove(connection)
+            if connection.seat is None:
+                return
+            record = self.seats[connection.seat]
+            record.connections = max(0, record.connections - 1)
+            record.last_seen = time.monotonic()
+            if record.connections == 0:
+                self._changed(game=False)
+
+    async def resync(self, connection: Connection) -> None:
+        async with self.lock:
+            self.fanout.snapshot(connection, self.version, self.document(connection.seat))
+
+    async def close(self) -> None:
+        for timer in (self.turn_timer, self.hand_timer, self.bot_timer):
+            await timer.stop()
+
+    # -- internals -----------------------------------------------------------------------
+
+    async def _viewer(self, token_hash: str | None) -> int | None:
+        return None if token_hash is None else (await self._touch(token_hash)).index
+
+    async def _touch(self, token_hash: str) -> Seat:
+        """The token's seat, marked alive; a person using their token takes it back from a bot."""
+        seat = self.seats.authenticate(token_hash)
+        seat.last_seen = time.monotonic()
+        self.last_activity = seat.last_seen
+        if self.seats.reclaim(seat):
+            await self._save_seat(seat)
+            self._changed(game=True)
+        return seat
+
+    def _changed(self, *, game: bool) -> None:
+        self.version += 1
+        if game:
+            self.game_version = self.version
+        self.fanout.broadcast(self.version, self.document)
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "public": self.spec.public,
+            "spectators": self.spec.spectators,
+            "options": self.spec.options,
+        }
+
+    def _seat_record(self, seat: Seat) -> SeatRecord:
+        return SeatRecord(
+            seat=seat.index,
+            name=seat.name,
+            kind=seat.kind.value,
+            level=seat.level,
+            token_hash=seat.token_hash,
+        )
+
+    async def _save_seat(self, seat: Seat) -> None:
+        if self.match is None:
+            return
+        try:
+            await self.store.update_seat(match_id=self.match.match_id, seat=self._seat_record(seat))
+        except Exception:
+            log.exception("could not save seat %d of match %s", seat.index, self.match.match_id)

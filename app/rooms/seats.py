@@ -1,0 +1,132 @@
+"""The seats of one room: who sits where, their hashed tokens, bots, readiness, presence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.rooms.errors import RoomError
+from app.rooms.types import BOT_LEVELS, SeatKind
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: SeatKind = SeatKind.EMPTY
+    name: str = ""
+    level: str | None = None
+    token_hash: str | None = None
+    ready: bool = False
+    connections: int = 0
+    # Monotonic time of the last sign of life: a connection closing or a REST call.
+    last_seen: float = 0.0
+    # A person whose seat a bot is keeping warm; their token takes it back.
+    replaced: bool = False
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind is SeatKind.BOT
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "seat": self.index,
+            "name": self.name,
+            "kind": self.kind.value,
+            "level": self.level,
+            "connected": self.connections > 0 or self.is_bot,
+            "ready": self.ready or self.is_bot,
+        }
+
+
+class SeatTable:
+    """Claims and releases seats; every refusal is a RoomError with a stable code."""
+
+    def __init__(self, players: int) -> None:
+        self.seats = [Seat(index) for index in range(players)]
+        self._by_token: dict[str, int] = {}
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.seats)
+
+    def __getitem__(self, index: int) -> Seat:
+        return self.seats[index]
+
+    def find(self, token_hash: str) -> Seat | None:
+        index = self._by_token.get(token_hash)
+        return None if index is None else self.seats[index]
+
+    def authenticate(self, token_hash: str) -> Seat:
+        seat = self.find(token_hash)
+        if seat is None:
+            raise RoomError("bad_token", "this token belongs to no seat in this room")
+        return seat
+
+    def all_taken(self) -> bool:
+        return all(seat.kind is not SeatKind.EMPTY for seat in self.seats)
+
+    def all_ready(self) -> bool:
+        return self.all_taken() and all(seat.ready or seat.is_bot for seat in self.seats)
+
+    def clear_ready(self) -> None:
+        for seat in self.seats:
+            seat.ready = False
+
+    def free_seat(self, wanted: int | None) -> Seat:
+        if wanted is not None:
+            seat = self.checked(wanted)
+            if seat.kind is not SeatKind.EMPTY:
+                raise RoomError("seat_taken", f"seat {wanted} is already taken")
+            return seat
+        for seat in self.seats:
+            if seat.kind is SeatKind.EMPTY:
+                return seat
+        raise RoomError("room_full", f"all {len(self.seats)} seats are taken")
+
+    def checked(self, index: int) -> Seat:
+        if not 0 <= index < len(self.seats):
+            raise RoomError("bad_seat", f"seat must be 0..{len(self.seats) - 1}, got {index}")
+        return self.seats[index]
+
+    def seat_human(self, seat: Seat, *, name: str, token_hash: str, now: float) -> None:
+        seat.kind, seat.name, seat.level = SeatKind.HUMAN, name, None
+        seat.token_hash, seat.ready, seat.last_seen, seat.replaced = token_hash, False, now, False
+        self._by_token[token_hash] = seat.index
+
+    def seat_bot(self, seat: Seat, *, level: str, name: str | None = None) -> None:
+        if level not in BOT_LEVELS:
+            raise RoomError("bad_level", f"bot level must be one of {', '.join(BOT_LEVELS)}")
+        seat.kind, seat.level, seat.ready = SeatKind.BOT, level, True
+        seat.name = name or f"Bot {seat.index + 1}"
+
+    def release(self, seat: Seat) -> None:
+        """Empty the seat and revoke its token."""
+        if seat.token_hash is not None:
+            self._by_token.pop(seat.token_hash, None)
+        seat.kind, seat.name, seat.level, seat.token_hash = SeatKind.EMPTY, "", None, None
+        seat.ready, seat.replaced = False, False
+
+    def hand_to_bot(self, seat: Seat, *, level: str, revoke: bool) -> None:
+        """A bot plays the seat; unless revoked, the person's token can take it back."""
+        if revoke and seat.token_hash is not None:
+            self._by_token.pop(seat.token_hash, None)
+            seat.token_hash = None
+        name = seat.name
+        self.seat_bot(seat, level=level, name=name)
+        seat.replaced = not revoke
+
+    def reclaim(self, seat: Seat) -> bool:
+        """The person is back: their seat leaves the bot. True if anything changed."""
+        if seat.kind is SeatKind.BOT and seat.replaced:
+            seat.kind, seat.level, seat.replaced, seat.ready = SeatKind.HUMAN, None, False, False
+            return True
+        return False
+
+    def restore(
+        self, seat: Seat, *, kind: SeatKind, name: str, level: str | None, token_hash: str | None
+    ) -> None:
+        """Put back a seat read from the store after a restart."""
+        seat.kind, seat.name, seat.level, seat.token_hash = kind, name, level, token_hash
+        seat.ready = kind is SeatKind.BOT
+        if token_hash is not None:
+            self._by_token[token_hash] = seat.index
+            seat.replaced = kind is SeatKind.BOT
