@@ -49,11 +49,19 @@ def player_record(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
     return found
 
 
-def greedy_action(match: GinRummy, seat: int, rng: random.Random) -> dict[str, Any]:
-    """Ends the hand when it may, else draws at random and discards to the least deadwood."""
+_ENDING_ORDER = {"big_gin": 0, "gin": 1, "knock": 2}
+
+
+def greedy_action(
+    match: GinRummy, seat: int, rng: random.Random, patience: float = 0.0
+) -> dict[str, Any]:
+    """Big gin, gin or (unless waiting for gin, with probability `patience`) a knock when it
+    may; else draws at random and discards to the least deadwood."""
     legal = match.legal_actions(seat)
-    endings = [a for a in legal if a["type"] in ("big_gin", "gin", "knock")]
-    if endings:
+    endings = sorted(
+        (a for a in legal if a["type"] in _ENDING_ORDER), key=lambda a: _ENDING_ORDER[a["type"]]
+    )
+    if endings and (endings[0]["type"] != "knock" or rng.random() >= patience):
         return endings[0]
     discards = [a for a in legal if a["type"] == "discard"]
     if not discards:

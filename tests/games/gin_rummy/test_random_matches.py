@@ -129,7 +129,7 @@ def play_match(
             actor = rng.choice(match.to_act())
             legal = match.legal_actions(actor)
             careless = rng.random() < 0.3
-            action = rng.choice(legal) if careless else greedy_action(match, actor, rng)
+            action = rng.choice(legal) if careless else greedy_action(match, actor, rng, 0.5)
             assert action in legal or "melds" in action
         match.apply(actor, action)
         log.append((actor, action))
