@@ -56,21 +56,27 @@ def main() -> None:
     parser.add_argument("--table", type=int, default=70)
     parser.add_argument("--rack", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per solve")
+    parser.add_argument("--initial", action="store_true", help="before the initial meld")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     states = [mid_game_state(rng, args.table, args.rack) for _ in range(args.states)]
-    solve(*states[0], initial_meld_done=True)
+    done = not args.initial
+    solve(*states[0], initial_meld_done=done)
     times: list[float] = []
     placed: list[int] = []
+    proven = 0
     for table, rack in states:
         start = time.perf_counter()
-        solution = solve(table, rack, initial_meld_done=True)
+        solution = solve(table, rack, initial_meld_done=done, time_limit_s=args.time_limit)
         times.append((time.perf_counter() - start) * 1000)
         placed.append(solution.tiles_placed)
+        proven += solution.optimal
     times.sort()
     tiles = statistics.mean(sum(len(m) for m in t) for t, _ in states)
     print(f"states {len(states)}  mean table tiles {tiles:.1f}  rack {args.rack}")
     print(f"tiles placed: mean {statistics.mean(placed):.1f}  max {max(placed)}")
+    print(f"proven optimal: {proven}/{len(states)}  (time limit {args.time_limit} s)")
     print(
         f"solve ms: median {statistics.median(times):.2f}  "
         f"p90 {times[int(0.9 * len(times))]:.2f}  max {times[-1]:.2f}"

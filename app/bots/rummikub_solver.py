@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import highspy
@@ -47,6 +47,7 @@ class Solution:
     placed: list[str]
     points: int
     kept: int
+    optimal: bool = True
 
     @property
     def tiles_placed(self) -> int:
@@ -92,22 +93,34 @@ def solve(
     *,
     initial_meld_done: bool,
     initial_meld_minimum: int = 30,
+    time_limit_s: float | None = None,
 ) -> Solution:
-    """The best play for this rack; `placed` is empty when nothing can be placed."""
+    """The best play for this rack; `placed` is empty when nothing can be placed.
+
+    With a time limit the answer is the best found so far (`optimal` says whether it is
+    proven best); it is never worse than leaving the table as it is.
+    """
     old_table = [list(meld) for meld in table]
     if initial_meld_done:
         columns = _columns_after_initial_meld(old_table, rack)
-        chosen = _optimise(columns, minimum_points=0)
+        start = np.zeros(len(columns.counts), dtype=np.int64)
+        start[len(columns.counts) - len(columns.old_keys) :] = columns.upper[
+            len(columns.counts) - len(columns.old_keys) :
+        ]
+        outcome = _optimise(columns, minimum_points=0, start=start, time_limit_s=time_limit_s)
     else:
         columns = _columns_for_initial_meld(rack)
-        chosen = _optimise(columns, minimum_points=initial_meld_minimum)
-    if chosen is None:
+        outcome = _optimise(
+            columns, minimum_points=initial_meld_minimum, start=None, time_limit_s=time_limit_s
+        )
+    if outcome is None:
         return Solution(table=old_table, placed=[], points=0, kept=len(old_table))
     if initial_meld_done:
-        kept, free = _split_old_table(old_table, columns, chosen)
+        kept, free = _split_old_table(old_table, columns, outcome.chosen)
     else:
         kept, free = old_table, {}
-    return _lay_out(kept, free, rack, columns, chosen)
+    solution = _lay_out(kept, free, rack, columns, outcome.chosen)
+    return replace(solution, optimal=outcome.optimal)
 
 
 @dataclass
@@ -182,60 +195,82 @@ def _copies_that_fit(counts: IntArray, available: IntArray) -> IntArray:
     return np.asarray(per_type.min(axis=1), dtype=np.int64)
 
 
-def _optimise(columns: _Columns, *, minimum_points: int) -> IntArray | None:
+class SolverError(RuntimeError):
+    """HiGHS ended in a state the solver does not expect (never a rules problem)."""
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    chosen: IntArray
+    optimal: bool
+
+
+def _optimise(
+    columns: _Columns, *, minimum_points: int, start: IntArray | None, time_limit_s: float | None
+) -> _Outcome | None:
     """How many copies of each column to place, or None if no play exists."""
-    n_cols = len(columns.counts)
-    if n_cols == 0:
+    if len(columns.counts) == 0:
         return None
+    solver = highspy.Highs()
+    solver.setOptionValue("output_flag", False)
+    solver.setOptionValue("mip_rel_gap", 0.0)
+    # The objective is integral, so a gap under 1 proves optimality.
+    solver.setOptionValue("mip_abs_gap", 0.5)
+    # The models are small (at most 54 rows); presolve costs more than it saves on them.
+    solver.setOptionValue("presolve", "off")
+    if time_limit_s is not None:
+        solver.setOptionValue("time_limit", float(time_limit_s))
+    solver.passModel(_model(columns, minimum_points))
+    if start is not None:
+        solution = highspy.HighsSolution()
+        solution.col_value = start.astype(np.float64)
+        solution.value_valid = True
+        solver.setSolution(solution)
+    solver.run()
+    status = solver.getModelStatus()
+    if status == highspy.HighsModelStatus.kInfeasible:
+        return None
+    found = solver.getInfo().primal_solution_status == 2  # 2: a feasible solution is known
+    if status != highspy.HighsModelStatus.kOptimal and not (
+        status == highspy.HighsModelStatus.kTimeLimit and found
+    ):
+        raise SolverError(f"HiGHS stopped with {solver.modelStatusToString(status)}")
+    chosen = np.rint(np.asarray(solver.getSolution().col_value)).astype(np.int64)
+    if not chosen.any():
+        return None
+    return _Outcome(chosen, optimal=status == highspy.HighsModelStatus.kOptimal)
+
+
+def _model(columns: _Columns, minimum_points: int) -> highspy.HighsLp:
+    n_cols = len(columns.counts)
     col_index, row_index = np.nonzero(columns.counts)
-    lp = highspy.HighsLp()
-    lp.num_col_ = n_cols
-    lp.sense_ = highspy.ObjSense.kMaximize
-    lp.col_cost_ = columns.cost.astype(np.float64)
-    lp.col_lower_ = np.zeros(n_cols)
-    lp.col_upper_ = columns.upper.astype(np.float64)
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * n_cols
-    starts = np.searchsorted(col_index, np.arange(n_cols + 1))
     values = columns.counts[col_index, row_index].astype(np.float64)
     row_lower = columns.row_lower.astype(np.float64)
     row_upper = columns.row_upper.astype(np.float64)
     if minimum_points > 0:
         # The initial meld's points are one more row, after the tile rows.
-        extra = np.full(n_cols, TYPE_COUNT)
-        order = np.argsort(np.concatenate([col_index, np.arange(n_cols)]), kind="stable")
-        col_index = np.concatenate([col_index, np.arange(n_cols)])[order]
-        row_index = np.concatenate([row_index, extra])[order]
+        every = np.arange(n_cols)
+        order = np.argsort(np.concatenate([col_index, every]), kind="stable")
+        col_index = np.concatenate([col_index, every])[order]
+        row_index = np.concatenate([row_index, np.full(n_cols, TYPE_COUNT)])[order]
         values = np.concatenate([values, columns.points.astype(np.float64)])[order]
-        starts = np.searchsorted(col_index, np.arange(n_cols + 1))
         row_lower = np.append(row_lower, minimum_points)
         row_upper = np.append(row_upper, highspy.kHighsInf)
+    lp = highspy.HighsLp()
+    lp.num_col_ = n_cols
     lp.num_row_ = len(row_lower)
+    lp.sense_ = highspy.ObjSense.kMaximize
+    lp.col_cost_ = columns.cost.astype(np.float64)
+    lp.col_lower_ = np.zeros(n_cols)
+    lp.col_upper_ = columns.upper.astype(np.float64)
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * n_cols
     lp.row_lower_ = row_lower
     lp.row_upper_ = row_upper
     lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = starts
+    lp.a_matrix_.start_ = np.searchsorted(col_index, np.arange(n_cols + 1))
     lp.a_matrix_.index_ = row_index
     lp.a_matrix_.value_ = values
-    solver = _solver()
-    solver.clearModel()
-    solver.passModel(lp)
-    solver.run()
-    if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        return None
-    chosen = np.rint(np.asarray(solver.getSolution().col_value)).astype(np.int64)
-    return chosen if chosen.any() else None
-
-
-@cache
-def _solver() -> highspy.Highs:
-    solver = highspy.Highs()
-    solver.setOptionValue("output_flag", False)
-    solver.setOptionValue("mip_rel_gap", 0.0)
-    solver.setOptionValue("mip_abs_gap", 0.5)
-    solver.setOptionValue("threads", 1)
-    # The models are small (at most 53 rows); presolve costs more than it saves on them.
-    solver.setOptionValue("presolve", "off")
-    return solver
+    return lp
 
 
 def _split_old_table(
@@ -282,4 +317,4 @@ def _lay_out(
     )
 
 
-__all__ = ["Solution", "solve"]
+__all__ = ["Solution", "SolverError", "solve"]

@@ -1,0 +1,152 @@
+"""What one Gin Rummy seat has seen of a hand, and guesses at the opponent's cards.
+
+A bot is fed its seat's views in order; between two of them the opponent made one turn. From
+the discard pile and the cards the view says the opponent took from it, the memory infers
+which cards the opponent discarded and which it passed over (left on the pile and drew from
+the stock instead). A memory created mid-hand starts from what the current view shows.
+
+Cards are ints 0..51 as in `app.games.gin_rummy.cards` (suit * 13 + rank - 1).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.games.gin_rummy.cards import CARD_INDEX, SUIT_BITS
+
+View = dict[str, Any]
+
+# How much likelier a card is to be in the opponent's hand than an average unseen card.
+NEAR_TAKEN = 2.0  # it melds with a card the opponent took from the pile
+NEAR_REFUSED = 0.5  # it melds with a card the opponent threw away or passed over
+
+
+def cards_of(names: list[str] | None) -> list[int]:
+    return [CARD_INDEX[name] for name in names or []]
+
+
+def neighbours(card: int) -> list[int]:
+    """Cards that meld with `card` alongside a third: same rank, or one or two apart in suit."""
+    suit, rank = divmod(card, SUIT_BITS)
+    near = [other * SUIT_BITS + rank for other in range(4) if other != suit]
+    near += [suit * SUIT_BITS + r for r in (rank - 2, rank - 1, rank + 1, rank + 2) if 0 <= r < 13]
+    return near
+
+
+@dataclass
+class TableSight:
+    """One moment's view of the seat's table, reduced to cards."""
+
+    hand: list[int]
+    pile: list[int]
+    opponent_taken: list[int]
+    opponent_count: int
+    stock_count: int
+    phase: str
+    first_to_play: bool
+
+    @classmethod
+    def from_view(cls, view: View) -> TableSight | None:
+        me = view.get("me")
+        if not me or me.get("table") is None:
+            return None
+        table = view["tables"][me["table"]]
+        opponent = next(p for p in table["players"] if p["seat"] != me["seat"])
+        return cls(
+            hand=cards_of(me["hand"]),
+            pile=cards_of(table["discard_pile"]),
+            opponent_taken=cards_of(opponent["taken_from_discard"]),
+            opponent_count=opponent["card_count"],
+            stock_count=table["stock_count"],
+            phase=table["phase"],
+            first_to_play=table["seats"][0] == me["seat"],
+        )
+
+
+@dataclass
+class HandMemory:
+    """Everything remembered about one hand at one table."""
+
+    key: tuple[int, int]
+    my_discards: set[int] = field(default_factory=set)
+    refused: set[int] = field(default_factory=set)  # discarded or passed over by the opponent
+    last_discard: int | None = None
+    upcard: int | None = None
+
+    def observe(self, sight: TableSight) -> None:
+        """Update the inferences from a new view of this hand."""
+        pile = sight.pile
+        if sight.phase == "upcard_offer":
+            self.upcard = pile[-1] if pile else None
+            if not sight.first_to_play and self.upcard is not None:
+                self.refused.add(self.upcard)  # the non-dealer passed on it
+            return
+        mine_or_upcard = self.my_discards | ({self.upcard} if self.upcard is not None else set())
+        self.refused.update(card for card in pile if card not in mine_or_upcard)
+        last = self.last_discard
+        if last is not None and last in pile[:-1]:
+            self.refused.add(last)  # left on the pile: the opponent drew from the stock
+
+    def record_discard(self, card: int) -> None:
+        self.my_discards.add(card)
+        self.last_discard = card
+
+    def unseen(self, sight: TableSight) -> list[int]:
+        """Cards in the stock or the opponent's unknown cards."""
+        seen = set(sight.hand) | set(sight.pile) | set(sight.opponent_taken)
+        return [card for card in range(52) if card not in seen]
+
+    def weights(self, sight: TableSight, unseen: list[int]) -> list[float]:
+        """How likely each unseen card is to be in the opponent's hand, relatively."""
+        toward: dict[int, float] = {}
+        for card in sight.opponent_taken:
+            for near in neighbours(card):
+                toward[near] = toward.get(near, 1.0) * NEAR_TAKEN
+        for card in self.refused:
+            for near in neighbours(card):
+                toward[near] = toward.get(near, 1.0) * NEAR_REFUSED
+        return [toward.get(card, 1.0) for card in unseen]
+
+    def sample_opponents(self, sight: TableSight, count: int, rng: random.Random) -> list[int]:
+        """`count` guesses at the opponent's whole hand, as card masks."""
+        unseen = self.unseen(sight)
+        known = 0
+        for card in sight.opponent_taken:
+            known |= 1 << card
+        hidden = max(0, min(sight.opponent_count - len(sight.opponent_taken), len(unseen)))
+        weights = self.weights(sight, unseen)
+        samples: list[int] = []
+        for _ in range(count):
+            # Weighted sampling without replacement (Efraimidis and Spirakis, 2006).
+            keys = sorted(
+                (
+                    (rng.random() ** (1.0 / w), card)
+                    for card, w in zip(unseen, weights, strict=True)
+                ),
+                reverse=True,
+            )
+            mask = known
+            for _, card in keys[:hidden]:
+                mask |= 1 << card
+            samples.append(mask)
+        return samples
+
+
+class SeatMemory:
+    """The memory of the current hand for one seat; a new hand starts a new memory."""
+
+    def __init__(self) -> None:
+        self.hand: HandMemory | None = None
+
+    def update(self, view: View) -> tuple[HandMemory, TableSight] | None:
+        sight = TableSight.from_view(view)
+        if sight is None:
+            return None
+        me = view["me"]
+        key = (int(view.get("hand_number", 0)), int(me["table"]))
+        if self.hand is None or self.hand.key != key:
+            self.hand = HandMemory(key)
+        self.hand.observe(sight)
+        return self.hand, sight

@@ -1,0 +1,186 @@
+"""A Gin Rummy bot that plays by expected value, in two levels ("normal", "hard").
+
+Both levels look one draw ahead: a discard is judged by the expected deadwood after the next
+draw from the stock (every unseen card equally likely), and the discard top is taken when
+keeping it beats that expectation. The hard level also remembers what the opponent took,
+threw away and passed over (`gin_rummy_memory`), samples the opponent's hand from the unseen
+cards weighted by those clues (Monte Carlo), and
+- scores each discard by how much it would lower the sampled opponents' deadwood (so it
+  avoids feeding their likely melds);
+- knocks only when the sampled opponents, after laying off onto its melds, would on average
+  pay more than an undercut would cost; otherwise it plays on towards a lower knock or gin.
+The normal level knocks as soon as it may. Both go gin and big gin whenever they can.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from app.bots.gin_rummy_memory import HandMemory, SeatMemory, TableSight
+from app.games.gin_rummy.cards import CARD_INDEX, CARD_POINTS, SUIT_BITS
+from app.games.gin_rummy.melds import best_arrangement_mask, min_deadwood_mask
+
+View = dict[str, Any]
+Action = dict[str, Any]
+Level = Literal["normal", "hard"]
+
+OPPONENT_SAMPLES = 24
+# A discard whose deadwood is this much above the best one is not worth a lookahead.
+DISCARD_SHORTLIST_POINTS = 10
+# One point of the opponent's deadwood saved counts this much against one of ours:
+# less than one, since they take the card only when it helps and we learn what they hold.
+FEED_WEIGHT = 0.6
+# Taking the discard top tells the opponent what we collect; it must beat the stock by this.
+TAKE_MARGIN = 0.5
+_ENDINGS = ("big_gin", "gin")
+
+
+def _best_ten(mask: int, keep: int = 0) -> int:
+    """The least deadwood of `mask` less one card (never a card in `keep`)."""
+    best = 1 << 30
+    rest = mask & ~keep
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        deadwood = min_deadwood_mask(mask ^ low)
+        if deadwood < best:
+            best = deadwood
+    return best
+
+
+def _cards(mask: int) -> list[int]:
+    cards: list[int] = []
+    while mask:
+        low = mask & -mask
+        cards.append(low.bit_length() - 1)
+        mask ^= low
+    return cards
+
+
+def _mask(cards: Sequence[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def layoff_cards(melds: Sequence[Sequence[int]]) -> int:
+    """Cards another hand could lay off onto these melds: a set's fourth card, the cards just
+    beyond a run's ends (and beyond those, as a defender may lay off several in a row)."""
+    mask = 0
+    for meld in melds:
+        ranks = {card % SUIT_BITS for card in meld}
+        suits = {card // SUIT_BITS for card in meld}
+        if len(ranks) == 1:
+            rank = next(iter(ranks))
+            mask |= _mask([s * SUIT_BITS + rank for s in range(4) if s not in suits])
+        else:
+            suit = next(iter(suits))
+            low, high = min(ranks), max(ranks)
+            for rank in [*range(max(0, low - 3), low), *range(high + 1, min(13, high + 4))]:
+                mask |= 1 << (suit * SUIT_BITS + rank)
+    return mask
+
+
+class StrongGinBot:
+    """Chooses draw, discard and knock by expected value; see the module docstring."""
+
+    def __init__(self, seed: int = 0, level: Level = "hard") -> None:
+        if level not in ("normal", "hard"):
+            raise ValueError(f"level must be 'normal' or 'hard', got {level!r}")
+        self.rng = random.Random(seed)
+        self.level = level
+        self.memory = SeatMemory()
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        seen = self.memory.update(view)
+        by_kind: dict[str, list[Action]] = {}
+        for action in legal:
+            by_kind.setdefault(action["type"], []).append(action)
+        for ending in _ENDINGS:
+            if ending in by_kind:
+                return self._record(seen, by_kind[ending][0])
+        if seen is None:
+            return legal[0]
+        memory, sight = seen
+        hand = _mask(sight.hand)
+        if "knock" in by_kind:
+            knock = self._knock(memory, sight, hand, by_kind["knock"])
+            if knock is not None:
+                return self._record(seen, knock)
+        if "discard" in by_kind:
+            return self._record(seen, self._discard(memory, sight, hand, by_kind["discard"]))
+        take = next(
+            (a for a in legal if a["type"] == "take_upcard" or a.get("source") == "discard"),
+            None,
+        )
+        if take is not None and sight.pile and self._should_take(memory, sight, hand):
+            return take
+        return next(
+            (a for a in legal if a["type"] == "pass" or a.get("source") == "stock"),
+            take or legal[0],
+        )
+
+    def _record(self, seen: tuple[HandMemory, TableSight] | None, action: Action) -> Action:
+        if seen is not None and "card" in action:
+            seen[0].record_discard(CARD_INDEX[action["card"]])
+        return action
+
+    def _should_take(self, memory: HandMemory, sight: TableSight, hand: int) -> bool:
+        top = sight.pile[-1]
+        with_top = _best_ten(hand | 1 << top, keep=1 << top)
+        unseen = memory.unseen(sight)
+        from_stock = sum(_best_ten(hand | 1 << card) for card in unseen) / max(1, len(unseen))
+        return with_top + TAKE_MARGIN < from_stock
+
+    def _discard(
+        self, memory: HandMemory, sight: TableSight, hand: int, options: list[Action]
+    ) -> Action:
+        now = {a["card"]: min_deadwood_mask(hand & ~(1 << CARD_INDEX[a["card"]])) for a in options}
+        least = min(now.values())
+        shortlist = [a for a in options if now[a["card"]] <= least + DISCARD_SHORTLIST_POINTS]
+        unseen = memory.unseen(sight)
+        opponents = (
+            memory.sample_opponents(sight, OPPONENT_SAMPLES, self.rng)
+            if self.level == "hard"
+            else []
+        )
+
+        def score(action: Action) -> tuple[float, int, float]:
+            card = CARD_INDEX[action["card"]]
+            kept = hand & ~(1 << card)
+            deadwood = now[action["card"]]
+            ahead = sum(min(deadwood, _best_ten(kept | 1 << c)) for c in unseen)
+            expected = ahead / max(1, len(unseen))
+            feed = sum(min_deadwood_mask(o) - _best_ten(o | 1 << card) for o in opponents) / max(
+                1, len(opponents)
+            )
+            return (expected + FEED_WEIGHT * feed, -CARD_POINTS[card], self.rng.random())
+
+        return min(shortlist, key=score)
+
+    def _knock(
+        self, memory: HandMemory, sight: TableSight, hand: int, options: list[Action]
+    ) -> Action | None:
+        def left(action: Action) -> tuple[int, int]:
+            card = CARD_INDEX[action["card"]]
+            return (min_deadwood_mask(hand & ~(1 << card)), -CARD_POINTS[card])
+
+        best = min(options, key=left)
+        if self.level == "normal":
+            return best
+        kept = hand & ~(1 << CARD_INDEX[best["card"]])
+        mine = min_deadwood_mask(kept)
+        melds = best_arrangement_mask(kept).melds
+        layable = layoff_cards(melds)
+        undercut = 25
+        total = 0.0
+        opponents = memory.sample_opponents(sight, OPPONENT_SAMPLES, self.rng)
+        for opponent in opponents:
+            theirs = min(min_deadwood_mask(opponent), min_deadwood_mask(opponent & ~layable))
+            total += theirs - mine if theirs > mine else -(undercut + mine - theirs)
+        return best if total > 0 else None

@@ -1,0 +1,99 @@
+"""Rummikub bots that play the exact solver's answer as one whole-turn `play` action.
+
+- hard: the solver's best play over the whole table (rearranging as it likes), except that
+  it keeps a joker on its rack when the play without it still lays something, the rack is
+  not emptied and no opponent is close to going out: a joker is worth 30 against you at the
+  end but is the most useful tile to hold.
+- normal: never touches the table: new melds from its own rack only (the best such play).
+Before the initial meld both play the best melds worth the threshold, or draw.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+from app.bots.rummikub_solver import Solution, solve
+from app.games.rummikub import IllegalAction, check_play
+from app.games.rummikub.play import carry_declarations
+
+View = dict[str, Any]
+Action = dict[str, Any]
+Level = Literal["normal", "hard"]
+
+# A rack this small on another seat may go out on its next turn, so nothing is held back.
+DANGER_RACK_SIZE = 4
+# A room waits for a bot; past this the solver answers with the best play found so far.
+SOLVE_TIME_LIMIT_S = 2.0
+
+
+class SolverRummikubBot:
+    """Plays the exact solver's answer (hard) or the best rack-only melds (normal)."""
+
+    def __init__(self, seed: int = 0, level: Level = "hard") -> None:
+        if level not in ("normal", "hard"):
+            raise ValueError(f"level must be 'normal' or 'hard', got {level!r}")
+        self._random = random.Random(seed)
+        self.level = level
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        kinds = {action["type"] for action in legal}
+        if "play" in kinds and view.get("rack"):
+            play = self._play(view)
+            if play is not None:
+                return play
+        for kind in ("draw", "pass", "next_round", "timeout"):
+            if kind in kinds:
+                return {"type": kind}
+        return dict(self._random.choice(legal))
+
+    def best_play(self, view: View) -> Solution:
+        """The play this bot would make from `view` (its table may equal the current one)."""
+        rack: list[str] = list(view["rack"])
+        table = [list(meld["tiles"]) for meld in view["table"]]
+        melded: bool = view["seats"][view["seat"]]["initial_meld_done"]
+        need: int = view["config"]["initial_meld_points"]
+        if not melded or self.level == "normal":
+            # Rack-only melds: the initial meld's rule, with no minimum once melded.
+            return solve(
+                table,
+                rack,
+                initial_meld_done=False,
+                initial_meld_minimum=need if not melded else 1,
+                time_limit_s=SOLVE_TIME_LIMIT_S,
+            )
+        best = solve(table, rack, initial_meld_done=True, time_limit_s=SOLVE_TIME_LIMIT_S)
+        if self._should_hold_jokers(view, best, rack):
+            spare = [tile for tile in rack if not tile.startswith("J")]
+            held = solve(table, spare, initial_meld_done=True, time_limit_s=SOLVE_TIME_LIMIT_S)
+            if held.placed:
+                return held
+        return best
+
+    def _should_hold_jokers(self, view: View, best: Solution, rack: list[str]) -> bool:
+        jokers_laid = any(tile.startswith("J") for tile in best.placed)
+        if not jokers_laid or len(best.placed) == len(rack) or view.get("pool_size", 0) == 0:
+            return False
+        others = [s["rack_size"] for s in view["seats"] if s["seat"] != view["seat"]]
+        return min(others, default=99) > DANGER_RACK_SIZE
+
+    def _play(self, view: View) -> Action | None:
+        solution = self.best_play(view)
+        if not solution.placed:
+            return None
+        before = [list(meld["tiles"]) for meld in view["table"]]
+        declared = {j: f for meld in view["table"] for j, f in meld.get("declared", {}).items()}
+        jokers = carry_declarations(before, solution.table, declared, {})
+        melded: bool = view["seats"][view["seat"]]["initial_meld_done"]
+        try:
+            check_play(
+                before,
+                solution.table,
+                view["rack"],
+                melded,
+                initial_meld_points=view["config"]["initial_meld_points"],
+                jokers=jokers,
+            )
+        except IllegalAction:
+            return None  # a defect in the solver must never cost the seat its turn
+        return {"type": "play", "table": solution.table, "jokers": jokers}
