@@ -89,6 +89,16 @@ def test_two_people_play_a_hand_of_gin_through_the_page(new_page, server_url) ->
     ming.wait_for_selector(".gin-table")
     screenshot(ming, "gin-upcard-offer-zh")
 
+    spectator = new_page("en-US")
+    spectator.goto(f"{link}?watch=1")
+    spectator.wait_for_selector(".gin-table")
+    assert spectator.locator("#my-hand").count() == 0
+    assert spectator.locator(".gin-opponent .card.back").count() == 20
+    assert spectator.locator(".gin-opponent .card:not(.back)").count() == 0
+    assert spectator.locator(".badge.spectator").is_visible()
+    screenshot(spectator, "gin-spectator")
+    spectator.close()
+
     moves: list[str] = []
     shot_discard = False
     deadline = time.monotonic() + 60

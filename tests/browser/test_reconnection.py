@@ -73,5 +73,7 @@ def test_the_page_reconnects_and_catches_up(new_page, server_url) -> None:  # ty
     assert version(watcher) == answer["version"]
     assert state(watcher) == answer["state"]
     screenshot(bob, "gin-phone")
-    assert alice.console_errors == []
-    assert bob.console_errors == []
+    # Chromium itself logs each refused socket while the page is offline; nothing else may.
+    for page in (alice, bob):
+        unexpected = [e for e in page.console_errors if "WebSocket connection" not in e]
+        assert unexpected == []

@@ -340,4 +340,8 @@ export default {
   "rules.title": "Rules",
   "rules.gin": "Gin Rummy",
   "rules.rummikub": "Rummikub",
+  "rk.put_here": "Meld {n}: put the selected tile here",
+  "rk.timer": "Each turn has {seconds} seconds; the countdown is at the top.",
+  "room.between_hands": "The next hand starts shortly, or as soon as everyone is ready.",
+  "room.rules": "Rules of this room",
 };

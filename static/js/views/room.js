@@ -2,7 +2,7 @@
 // room's game, all redrawn from the store.
 
 import { api } from "../api.js";
-import { gameName, seatLabel } from "../game_text.js";
+import { gameName, optionLabel, optionValueText, seatLabel } from "../game_text.js";
 import { t } from "../i18n.js";
 import { RoomController } from "../room_controller.js";
 import { session } from "../session.js";
@@ -174,7 +174,25 @@ export function roomPage(main, [roomId]) {
       h("h1", {}, gameName(room.game), h("span.room-status", { dataset: { status: room.status } }, t(`status.${room.status}`))),
       h("div.invite", {}, h("span.label", {}, t("room.invite")), linkInput, h("button", { type: "button", id: "copy-link", onclick: copy }, t("room.copy_link"))),
       deadline ? h("span.deadline", { id: "deadline" }, timerText(deadline)) : null,
+      optionsSummary(room),
       you() === null ? h("span.badge.spectator", {}, t("room.spectating")) : null,
+    );
+  }
+
+  function optionsSummary(room) {
+    const entries = Object.entries(room.options ?? {});
+    if (!entries.length) return null;
+    return h(
+      "details.room-rules",
+      { open: room.status === "waiting" },
+      h("summary", {}, t("room.rules"), " · ", t("lobby.players"), " ", String(room.players)),
+      h(
+        "ul",
+        {},
+        entries.map(([name, value]) =>
+          h("li", {}, optionLabel(room.game, name), ": ", h("strong", {}, optionValueText(room.game, name, value))),
+        ),
+      ),
     );
   }
 
@@ -257,6 +275,8 @@ export function roomPage(main, [roomId]) {
     if (room.status === "waiting") {
       const missing = (room.seats ?? []).some((s) => s.kind === "empty");
       note = h("p.muted", {}, t(missing ? "room.waiting_players" : "room.waiting_ready"));
+    } else if (room.status === "between_hands") {
+      note = h("p.muted", {}, t("room.between_hands"));
     }
     clear(
       seatsBox,

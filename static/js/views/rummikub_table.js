@@ -102,6 +102,13 @@ export function createRummikubTable(container, controller) {
     else act({ type: "move", tile: selected, to: where });
   }
 
+  // Keyboard: Enter or Space on a focused meld (or the rack) places the selected tile there.
+  function onKey(event, where) {
+    if (event.target !== event.currentTarget || !["Enter", " "].includes(event.key)) return;
+    event.preventDefault();
+    tapTarget(where);
+  }
+
   function playersStrip() {
     const g = game();
     return h(
@@ -152,10 +159,14 @@ export function createRummikubTable(container, controller) {
       {
         class: meld.valid ? "valid" : "invalid",
         dataset: { drop: interactive ? `meld:${index}` : null, meld: index },
+        tabindex: interactive && selected ? 0 : null,
+        role: interactive && selected ? "button" : null,
+        "aria-label": interactive && selected ? t("rk.put_here", { n: index + 1 }) : null,
         onclick: interactive ? (event) => {
           if (event.target.closest(".tile, .split, .grip")) return;
           tapTarget(index);
         } : null,
+        onkeydown: interactive ? (event) => onKey(event, index) : null,
       },
       interactive ? h("button.grip", { type: "button", dataset: { drag: `meld:${index}` }, title: t("rk.drag_meld"), "aria-label": t("rk.drag_meld") }, "⠿") : null,
       h("div.meld-tiles", {}, parts),
@@ -195,6 +206,7 @@ export function createRummikubTable(container, controller) {
     } else {
       lines.push(h("p", { id: "turn-line" }, t("rk.their_turn", { name: seatName(g.turn.seat) })));
     }
+    if (state.deadline) lines.push(h("p.turn-timer", {}, t("rk.timer", { seconds: g.turn.timer_s })));
     return h("div.rk-status", {}, lines);
   }
 
@@ -219,6 +231,9 @@ export function createRummikubTable(container, controller) {
       {
         id: "rack",
         dataset: { drop: interactive ? "rack" : null },
+        tabindex: interactive && selected && laid().has(selected) ? 0 : null,
+        "aria-label": t("rk.your_rack", { n: tiles.length }),
+        onkeydown: interactive ? (event) => onKey(event, "rack") : null,
         onclick: interactive ? (event) => {
           if (!event.target.closest(".tile, button")) tapTarget("rack");
         } : null,
