@@ -84,15 +84,15 @@ async def run(name: str, url: str, rooms: int, actions: int, think_s: float) -> 
                 match_id=match_id, room_id=match_id, game="gin_rummy", config={}, seed=1,
                 players=2, seats=seats, room_meta={},
             )  # fmt: skip
-        writer = store.writer if isinstance(store, SqlMatchStore) else None
-        batches_before = writer.batches if writer else 0
-        items_before = writer.items if writer else 0
+        sql = store if isinstance(store, SqlMatchStore) else None
+        batches_before = sql.commits if sql else 0
+        items_before = sql.committed_writes if sql else 0
         started = time.perf_counter()
         results = await asyncio.gather(*(room(store, m, actions, think_s) for m in ids))
         seconds = time.perf_counter() - started
         batch_mean = None
-        if writer and writer.batches > batches_before:
-            batch_mean = (writer.items - items_before) / (writer.batches - batches_before)
+        if sql and sql.commits > batches_before:
+            batch_mean = (sql.committed_writes - items_before) / (sql.commits - batches_before)
     finally:
         await store.close()
     latencies = [ms for one in results for ms in one]

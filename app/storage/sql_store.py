@@ -1,12 +1,17 @@
-"""The match store in SQL (SQLite or PostgreSQL), every write through one group-commit writer.
+"""The match store in SQL (SQLite or PostgreSQL), every write through a group-commit writer.
 
-All writes, not only actions, go through the single writer: their order is the order they were
-made in (a match exists before its first action is logged), and SQLite never sees two writers
-compete for its one write lock. Reads use their own pooled connections.
+All writes, not only actions, go through the writers, and all writes for one match through the
+same writer (chosen by a hash of the match id): their order is the order they were made in (a
+match exists before its first action is logged). SQLite gets a single writer, so it never sees
+two compete for its one write lock; PostgreSQL gets several, whose commits overlap (the server
+merges their WAL flushes), so throughput grows with the number of busy rooms. Reads use their
+own pooled connections.
 """
 
 from __future__ import annotations
 
+import asyncio
+import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.storage import sql_reads
-from app.storage.database import create_engine
+from app.storage.database import create_engine, is_sqlite
 from app.storage.group_commit import GroupCommitWriter
 from app.storage.models import ACTIONS, HANDS, MATCHES, SEATS
 from app.storage.player_stats import compute_player_stats
@@ -34,6 +39,11 @@ from app.storage.records import (
     StoreError,
     check_seed,
 )
+
+# Two overlapping commits hide one commit's round trips and fsync behind the other. Measured
+# with bench/bench_storage.py (100 rooms, PostgreSQL on the same 2-core host): 1 writer 4.9k
+# actions/s p99 89 ms, 2 writers 5.9k p99 39 ms, 4 writers 4.6k p99 54 ms.
+POSTGRES_WRITERS = 2
 
 Statement = Callable[[AsyncConnection], Awaitable[None]]
 Conflict = Callable[[AsyncConnection], Awaitable[StoreError]]
@@ -73,7 +83,10 @@ class SqlMatchStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self._engine: AsyncEngine | None = None
-        self._writer = GroupCommitWriter[Write](self._commit_batch, self._commit_one)
+        writers = 1 if is_sqlite(url) else POSTGRES_WRITERS
+        self._writers = [
+            GroupCommitWriter[Write](self._commit_batch, self._commit_one) for _ in range(writers)
+        ]
 
     @property
     def engine(self) -> AsyncEngine:
@@ -82,16 +95,26 @@ class SqlMatchStore:
         return self._engine
 
     @property
-    def writer(self) -> GroupCommitWriter[Write]:
-        return self._writer
+    def commits(self) -> int:
+        """Transactions committed by the writers so far (for the benchmark)."""
+        return sum(writer.batches for writer in self._writers)
+
+    @property
+    def committed_writes(self) -> int:
+        return sum(writer.items for writer in self._writers)
+
+    async def _submit(self, match_id: str, write: Write) -> None:
+        shard = zlib.crc32(match_id.encode()) % len(self._writers)
+        await self._writers[shard].submit(write)
 
     async def start(self) -> None:
         if self._engine is None:
             self._engine = create_engine(self.url)
-        self._writer.start()
+        for writer in self._writers:
+            writer.start()
 
     async def close(self) -> None:
-        await self._writer.close()
+        await asyncio.gather(*(writer.close() for writer in self._writers))
         if self._engine is not None:
             await self._engine.dispose()
             self._engine = None
@@ -156,7 +179,7 @@ class SqlMatchStore:
         async def conflict(connection: AsyncConnection) -> StoreError:
             return StoreError("duplicate_match", f"a match with id {match_id!r} already exists")
 
-        await self._writer.submit(Write(run=run, on_conflict=conflict))
+        await self._submit(match_id, Write(run=run, on_conflict=conflict))
 
     async def _must_exist(self, connection: AsyncConnection, match_id: str) -> None:
         if not await match_exists(connection, match_id):
@@ -170,7 +193,7 @@ class SqlMatchStore:
             )
             await connection.execute(insert(SEATS).values(seat_values(match_id, seat)))
 
-        await self._writer.submit(Write(run=run))
+        await self._submit(match_id, Write(run=run))
 
     async def update_room_meta(self, *, match_id: str, room_meta: dict[str, Any]) -> None:
         async def run(connection: AsyncConnection) -> None:
@@ -180,7 +203,7 @@ class SqlMatchStore:
             if done.rowcount == 0:
                 raise unknown_match(match_id)
 
-        await self._writer.submit(Write(run=run))
+        await self._submit(match_id, Write(run=run))
 
     async def append_action(
         self, *, match_id: str, index: int, seat: int | None, action: dict[str, Any]
@@ -200,7 +223,7 @@ class SqlMatchStore:
                 "duplicate_action", f"match {match_id!r} already has an action at index {index}"
             )
 
-        await self._writer.submit(Write(action_row=row, on_conflict=conflict))
+        await self._submit(match_id, Write(action_row=row, on_conflict=conflict))
 
     async def record_hand(self, *, match_id: str, hand_index: int, result: dict[str, Any]) -> None:
         async def run(connection: AsyncConnection) -> None:
@@ -216,7 +239,7 @@ class SqlMatchStore:
             }
             await connection.execute(insert(HANDS).values(values))
 
-        await self._writer.submit(Write(run=run))
+        await self._submit(match_id, Write(run=run))
 
     async def finish_match(
         self,
@@ -245,7 +268,7 @@ class SqlMatchStore:
                     .values(final_score=score)
                 )
 
-        await self._writer.submit(Write(run=run))
+        await self._submit(match_id, Write(run=run))
 
     async def unfinished_matches(self) -> list[StoredMatch]:
         async with self.engine.connect() as connection:

@@ -78,18 +78,19 @@ async def test_concurrent_actions_from_many_rooms_share_commits(sql_url: str) ->
     try:
         for m in range(20):
             await create(store, f"m{m}")
-        before = store.writer.batches
+        before = store.commits
 
         async def room(match_id: str) -> None:
             for i in range(10):
                 await store.append_action(match_id=match_id, index=i, seat=0, action={"i": i})
 
         await asyncio.gather(*(room(f"m{m}") for m in range(20)))
-        commits = store.writer.batches - before
+        commits = store.commits - before
     finally:
         await store.close()
-    # 200 actions, 20 rooms acting at once: about one commit per round of the rooms.
-    assert commits <= 40
+    # 200 actions from 20 rooms acting at once: one commit per writer per round of the rooms,
+    # so far fewer commits than actions (a commit per action would be 200).
+    assert commits <= 100
 
 
 async def test_closing_commits_every_action_already_submitted(sql_url: str) -> None:
