@@ -1,0 +1,51 @@
+"""The lobby: public rooms waiting for players are listed and joined from there, a private room
+is not listed, and an empty seat is given to a bot from the room page."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.browser.conftest import screenshot
+from tests.browser.flows import create_room, press_ready
+
+
+def open_room(base: str, *, public: bool) -> str:
+    room = httpx.post(
+        f"{base}/api/rooms",
+        json={"game": "gin_rummy", "players": 2, "options": {}, "bots": [], "public": public},
+    ).json()
+    httpx.post(f"{base}/api/rooms/{room['room_id']}/join", json={"name": "Host"})
+    return room["room_id"]
+
+
+def test_a_public_room_is_listed_and_joined_from_the_lobby(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    listed = open_room(server_url, public=True)
+    hidden = open_room(server_url, public=False)
+    page = new_page("en-US")
+    page.goto(f"{server_url}/")
+    item = page.locator(f'.room-item[data-room="{listed}"]')
+    item.wait_for()
+    assert page.locator(f'.room-item[data-room="{hidden}"]').count() == 0
+    assert "Host" in item.inner_text()
+    assert "1/2 seated" in item.inner_text()
+    screenshot(page, "lobby-with-rooms")
+    item.get_by_role("link", name="Join").click()
+    page.wait_for_selector("#join-name")
+    page.fill("#join-name", "Guest")
+    page.click("#join-button")
+    page.wait_for_selector('.seat[data-seat="1"].mine')
+    assert page.locator('.seat[data-seat="0"] .seat-name').inner_text() == "Host"
+
+
+def test_an_empty_seat_is_given_to_a_bot_from_the_room(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    page = new_page("en-US")
+    create_room(page, server_url, game="rummikub", name="Rita", players=3, bots={1: "easy"})
+    empty = page.locator('.seat[data-seat="2"]')
+    assert empty.get_attribute("data-kind") == "empty"
+    empty.locator("select.bot-level").select_option("hard")
+    empty.locator("button.add-bot").click()
+    page.wait_for_selector('.seat[data-seat="2"][data-kind="bot"]')
+    assert "hard" in page.locator('.seat[data-seat="2"]').inner_text()
+    press_ready(page)
+    page.wait_for_selector(".rummikub")
+    assert page.locator(".rk-player").count() == 3
