@@ -154,6 +154,8 @@ class Room:
             seat = self.seats.free_seat(wanted)
             self.seats.seat_bot(seat, level=level)
             self._changed(game=True)
+            # A room of bots only has nobody to say ready: it starts when its last seat fills.
+            await self._advance_if_all_ready()
             return seat.index
 
     async def remove_bot(self, index: int) -> None:

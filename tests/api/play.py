@@ -1,0 +1,94 @@
+"""Driving seat clients through whole matches, and checking what they were sent."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from app.bots.base import Bot
+from app.bots.registry import make_bot
+from app.rooms.room import Room
+from tests.api.live import SeatClient
+
+
+async def play_until(
+    clients: list[SeatClient], bots: dict[int, Bot], status: str = "finished", limit: int = 4000
+) -> int:
+    """Each seated client moves with its bot's choice until every client sees `status`."""
+    changed = clients[0].changed
+    moves = 0
+    for _ in range(limit):
+        changed.clear()
+        if all(c.doc is not None and c.status == status for c in clients):
+            return moves
+        actor = next((c for c in clients if c.token and c.status == "playing" and c.legal), None)
+        if actor is None:
+            await asyncio.wait_for(changed.wait(), 10)
+            continue
+        assert actor.doc is not None
+        seat = actor.doc["you"]["seat"]
+        action = bots[seat].choose(actor.doc["game"], actor.legal)
+        reply = await actor.act(action, actor.version)
+        if reply["type"] == "error":
+            assert reply["code"] == "stale_version", reply
+        moves += 1
+    raise AssertionError(f"no {status!r} after {limit} steps")
+
+
+def seat_bots(game: str, seats: list[int], seed: int = 1) -> dict[int, Bot]:
+    return {seat: make_bot(game, "normal", seed + seat) for seat in seats}
+
+
+def shared_clients(urls_tokens: list[tuple[str, str | None]]) -> list[SeatClient]:
+    """Clients sharing one change event, so a driver can wait for any of them."""
+    event = asyncio.Event()
+    return [SeatClient(url, token, changed=event) for url, token in urls_tokens]
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON value, object keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+class HiddenRecorder:
+    """What the engine hid from each viewer at every version the room sent."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.hidden: dict[int, dict[int | None, set[str]]] = {}
+        original = room.fanout.broadcast
+
+        def recording(version: int, document: Any) -> None:
+            self.record(version)
+            original(version, document)
+
+        room.fanout.broadcast = recording  # type: ignore[method-assign]
+        self.record(room.version)
+
+    def record(self, version: int) -> None:
+        match = self.room.match
+        viewers: list[int | None] = [None, *range(self.room.spec.players)]
+        self.hidden[version] = {
+            viewer: (match.engine.hidden_from(viewer) if match else set()) for viewer in viewers
+        }
+
+    def leaks(self, client: SeatClient) -> list[str]:
+        """Messages that held a name hidden from the client's viewer at that version."""
+        seat = None if client.token is None else client.doc["you"]["seat"]  # type: ignore[index]
+        found = []
+        for version, text in client.received:
+            hidden = self.hidden[version][seat]
+            leaked = hidden.intersection(strings(json.loads(text)))
+            if leaked:
+                found.append(f"v{version} seat {seat}: {sorted(leaked)} in {text[:200]}")
+        return found
