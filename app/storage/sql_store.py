@@ -11,15 +11,17 @@ own pooled connections.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from itertools import groupby
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.storage import sql_reads
@@ -85,8 +87,14 @@ class SqlMatchStore:
         self._engine: AsyncEngine | None = None
         writers = 1 if is_sqlite(url) else POSTGRES_WRITERS
         self._writers = [
-            GroupCommitWriter[Write](self._commit_batch, self._commit_one) for _ in range(writers)
+            GroupCommitWriter[Write](
+                partial(self._commit_batch, shard), partial(self._commit_one, shard)
+            )
+            for shard in range(writers)
         ]
+        # Each writer keeps its own connection: no pool checkout, liveness ping or reset
+        # between commits, which is most of a small commit's cost.
+        self._connections: list[AsyncConnection | None] = [None] * writers
 
     @property
     def engine(self) -> AsyncEngine:
@@ -115,6 +123,8 @@ class SqlMatchStore:
 
     async def close(self) -> None:
         await asyncio.gather(*(writer.close() for writer in self._writers))
+        for shard in range(len(self._connections)):
+            await self._drop_connection(shard)
         if self._engine is not None:
             await self._engine.dispose()
             self._engine = None
@@ -130,14 +140,29 @@ class SqlMatchStore:
                 if write.run is not None:
                     await write.run(connection)
 
-    async def _commit_batch(self, writes: list[Write]) -> None:
-        async with self.engine.begin() as connection:
-            await self._run(connection, writes)
+    async def _drop_connection(self, shard: int) -> None:
+        connection, self._connections[shard] = self._connections[shard], None
+        if connection is not None:
+            # It may be broken already (the reason it is dropped); closing is best effort.
+            with contextlib.suppress(SQLAlchemyError, OSError):
+                await connection.close()
 
-    async def _commit_one(self, write: Write) -> None:
+    async def _commit_batch(self, shard: int, writes: Sequence[Write]) -> None:
+        connection = self._connections[shard]
+        if connection is None or connection.closed or connection.invalidated:
+            connection = await self.engine.connect()
+            self._connections[shard] = connection
         try:
-            async with self.engine.begin() as connection:
-                await self._run(connection, [write])
+            async with connection.begin():
+                await self._run(connection, writes)
+        except BaseException:
+            # After a failed commit the connection's state is unknown: start the next afresh.
+            await self._drop_connection(shard)
+            raise
+
+    async def _commit_one(self, shard: int, write: Write) -> None:
+        try:
+            await self._commit_batch(shard, [write])
         except IntegrityError:
             if write.on_conflict is None:
                 raise

@@ -122,15 +122,23 @@ async def test_an_action_after_close_is_refused(sql_url: str) -> None:
     assert refused.value.code == "store_closed"
 
 
-async def test_a_failed_commit_acknowledges_nothing(sqlite_url: str) -> None:
-    store = await sql_store(sqlite_url)
+async def rename_actions_table(url: str, old: str, new: str) -> None:
+    saboteur = create_engine(url)
+    try:
+        async with saboteur.begin() as connection:
+            await connection.execute(text(f"ALTER TABLE {old} RENAME TO {new}"))
+    finally:
+        await saboteur.dispose()
+
+
+async def test_a_failed_commit_acknowledges_nothing_and_the_store_recovers(
+    sql_url: str,
+) -> None:
+    store = await sql_store(sql_url)
     try:
         await create(store, "m")
         await store.append_action(match_id="m", index=0, seat=0, action={"ok": True})
-        saboteur = create_engine(sqlite_url)
-        async with saboteur.begin() as connection:
-            await connection.execute(text("ALTER TABLE actions RENAME TO actions_gone"))
-        await saboteur.dispose()
+        await rename_actions_table(sql_url, "actions", "actions_gone")
         results = await asyncio.gather(
             *(
                 store.append_action(match_id="m", index=i, seat=0, action={"i": i})
@@ -138,9 +146,14 @@ async def test_a_failed_commit_acknowledges_nothing(sqlite_url: str) -> None:
             ),
             return_exceptions=True,
         )
+        assert all(isinstance(r, Exception) for r in results)
+        await rename_actions_table(sql_url, "actions_gone", "actions")
+        await store.append_action(match_id="m", index=1, seat=0, action={"i": 1})
+        match = await store.load_match(match_id="m")
     finally:
         await store.close()
-    assert all(isinstance(r, Exception) for r in results)
+    assert match is not None
+    assert [a.action for a in match.actions] == [{"ok": True}, {"i": 1}]
 
 
 async def test_a_batch_with_one_bad_write_commits_the_others() -> None:

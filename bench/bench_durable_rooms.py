@@ -1,0 +1,162 @@
+"""What the write-ahead log costs whole rooms: Gin Rummy rooms played flat-out in one process.
+
+Every action goes through `Room.act` (the room's lock, the engine, the durable log, the room's
+bookkeeping), exactly as REST and WebSocket actions do, with the match store in memory, on a
+SQLite file, or on PostgreSQL. No sockets are connected, so no patches are sent: the rooms do
+less work per action than a loaded server does, which makes the durability share shown here
+larger, not smaller, than in a real server. Prints actions per second, `act` latency p50/p99,
+and throughput as a share of the in-memory run. Bounded: rooms x actions, then it stops.
+
+    .venv/bin/python bench/bench_durable_rooms.py               # 50 rooms x 150 actions
+    .venv/bin/python bench/bench_durable_rooms.py --think-ms 300   # people's pace: latency
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import secrets
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.bots.registry import make_bot
+from app.rooms.directory import RoomDirectory
+from app.rooms.room import Room, RoomTimings
+from app.rooms.tokens import hash_token
+from app.storage.migrate import upgrade_to_head
+from app.storage.store import open_store
+from bench.bench_storage import drop_postgres, fresh_postgres
+
+TIMINGS = RoomTimings(bot_delay_s=0, reconnect_grace_s=3600, between_hands_s=0)
+
+
+def choose(rng: random.Random, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """Knock whenever allowed, otherwise play at random: quick, varied hands."""
+    for action in legal:
+        if action["type"] in ("big_gin", "gin", "knock"):
+            return action
+    return rng.choice(legal)
+
+
+async def seat_people(room: Room) -> list[str]:
+    hashes = [hash_token(secrets.token_urlsafe(16)) for _ in range(2)]
+    for seat, token_hash in enumerate(hashes):
+        await room.join(f"p{seat}", seat, token_hash)
+    for token_hash in hashes:
+        await room.ready(token_hash)
+    return hashes
+
+
+async def play(room: Room, hashes: list[str], actions: int, think_s: float) -> list[float]:
+    rng = random.Random(room.spec.room_id)
+    latencies: list[float] = []
+    while len(latencies) < actions:
+        assert room.match is not None
+        engine = room.match.engine
+        if engine.is_over():
+            await room.rematch(hashes[0])
+            continue
+        to_act = engine.to_act()
+        if not to_act:
+            await asyncio.sleep(0)  # the room deals the next hand on its own timer
+            continue
+        seat = to_act[0]
+        action = choose(rng, engine.legal_actions(seat))
+        if think_s:
+            await asyncio.sleep(think_s)
+        started = time.perf_counter()
+        await room.act(hashes[seat], action)
+        latencies.append((time.perf_counter() - started) * 1000)
+    return latencies
+
+
+async def run(url: str, rooms: int, actions: int, think_s: float) -> tuple[float, list[float]]:
+    store = open_store(url)
+    await store.start()
+    directory = RoomDirectory(store=store, timings=TIMINGS, make_bot=make_bot)
+    try:
+        tables = []
+        for _ in range(rooms):
+            room = await directory.create(
+                game="gin_rummy", players=2, options={}, bots=[], public=False, spectators=True
+            )
+            tables.append((room, await seat_people(room)))
+        started = time.perf_counter()
+        results = await asyncio.gather(*(play(r, h, actions, think_s) for r, h in tables))
+        seconds = time.perf_counter() - started
+    finally:
+        await directory.close()
+        await store.close()
+    latencies = [ms for one in results for ms in one]
+    return len(latencies) / seconds, latencies
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument("--actions", type=int, default=150, help="actions per room")
+    parser.add_argument("--think-ms", type=float, default=0.0, help="pause before each action")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per store; median shown")
+    args = parser.parse_args()
+    print(f"{args.rooms} Gin Rummy rooms x {args.actions} actions, think {args.think_ms} ms, "
+          f"median of {args.repeat} runs")  # fmt: skip
+    think_s = args.think_ms / 1000
+    baseline: float | None = None
+
+    async def median_run(name: str, new_url: Callable[[], Awaitable[str | None]]) -> None:
+        nonlocal baseline
+        runs = []
+        for _ in range(args.repeat):
+            url = await new_url()
+            if url is None:
+                raise LookupError(name)
+            try:
+                runs.append(await run(url, args.rooms, args.actions, think_s))
+            finally:
+                if url.startswith("postgresql"):
+                    await drop_postgres(url)
+        per_second, latencies = sorted(runs, key=lambda r: r[0])[len(runs) // 2]
+        baseline = baseline or per_second
+        print(
+            f"{name:<9} {per_second:>8.0f} actions/s  p50 {percentile(latencies, 0.5):7.2f} ms"
+            f"  p99 {percentile(latencies, 0.99):7.2f} ms  {per_second / baseline:6.1%} of memory"
+        )
+
+    with tempfile.TemporaryDirectory() as folder:
+
+        async def memory_url() -> str:
+            return "memory://"
+
+        async def sqlite_url() -> str:
+            url = f"sqlite+aiosqlite:///{Path(folder) / uuid.uuid4().hex}.db"
+            await upgrade_to_head(url)
+            return url
+
+        async def postgres_url() -> str | None:
+            url = await fresh_postgres()
+            if url is not None:
+                await upgrade_to_head(url)
+            return url
+
+        await median_run("memory", memory_url)
+        await median_run("sqlite", sqlite_url)
+        with contextlib.suppress(LookupError):  # PostgreSQL unreachable: noted above
+            await median_run("postgres", postgres_url)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
