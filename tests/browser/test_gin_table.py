@@ -21,6 +21,7 @@ from tests.browser.flows import (
 )
 
 MAX_MOVES = 160
+WAYS = ("click", "drag", "keyboard")
 
 
 def gin_table(page):  # type: ignore[no-untyped-def]
@@ -46,8 +47,8 @@ def server_endings(base: str, page) -> set[tuple[str, str]]:  # type: ignore[no-
     return {(a["type"], a["card"]) for a in legal if a["type"] in ("knock", "gin")}
 
 
-def move(page, base: str, use_drag: bool) -> str | None:  # type: ignore[no-untyped-def]
-    """One move for this page's seat if it is to play: what a cautious person would do."""
+def move(page, base: str, way: str) -> str | None:  # type: ignore[no-untyped-def]
+    """One move for this page's seat if it is to play, by click, drag or keyboard."""
     document = state(page)
     table = document["game"]["tables"][0]
     if table["phase"] == "over" or table["turn"] != document["you"]["seat"]:
@@ -56,8 +57,11 @@ def move(page, base: str, use_drag: bool) -> str | None:  # type: ignore[no-unty
         page.click("#pass-upcard")
         return "pass"
     if table["phase"] == "draw":
-        if use_drag:
+        if way == "drag":
             page.locator("#stock").drag_to(page.locator("#my-hand"))
+        elif way == "keyboard":
+            page.focus("#stock")
+            page.keyboard.press("Enter")
         else:
             page.click("#stock")
         return "draw"
@@ -67,8 +71,17 @@ def move(page, base: str, use_drag: bool) -> str | None:  # type: ignore[no-unty
             page.locator(f".{kind}").first.click()
             return kind
     worst = page.locator(".deadwood-group .card").last
-    if use_drag:
+    if way == "drag":
         worst.drag_to(page.locator("#discard-pile"))
+    elif way == "keyboard":
+        card = worst.get_attribute("data-card")
+        worst.focus()
+        page.keyboard.press("Enter")
+        chosen = page.locator(f'#my-hand .card[data-card="{card}"]')
+        assert chosen.get_attribute("aria-pressed") == "true"
+        assert page.evaluate("document.activeElement.dataset.card") == card
+        page.focus("#discard-button")
+        page.keyboard.press("Enter")
     else:
         worst.click()
         page.click("#discard-button")
@@ -108,7 +121,7 @@ def test_two_people_play_a_hand_of_gin_through_the_page(new_page, server_url) ->
         moved = None
         for page in (alice, ming):
             before = version(page)
-            moved = move(page, server_url, use_drag=len(moves) % 4 in (2, 3))
+            moved = move(page, server_url, WAYS[len(moves) // 2 % 3])
             if moved:
                 for other in (alice, ming):
                     wait_past(other, before)

@@ -341,7 +341,7 @@ export default {
   "rules.gin": "Gin Rummy",
   "rules.rummikub": "Rummikub",
   "rk.put_here": "Meld {n}: put the selected tile here",
-  "rk.timer": "Each turn has {seconds} seconds; the countdown is at the top.",
+  "rk.timer": "Each turn has {seconds} seconds:",
   "room.between_hands": "The next hand starts shortly, or as soon as everyone is ready.",
   "room.rules": "Rules of this room",
 };

@@ -341,7 +341,7 @@ export default {
   "rules.gin": "金拉米",
   "rules.rummikub": "拉密",
   "rk.put_here": "第 {n} 个组合：把选中的数字牌放到这里",
-  "rk.timer": "每回合 {seconds} 秒；倒计时显示在页面顶部。",
+  "rk.timer": "每回合 {seconds} 秒：",
   "room.between_hands": "下一手牌很快开始；所有人准备好后立即开始。",
   "room.rules": "本房间的规则",
 };

@@ -36,3 +36,22 @@ export function clear(element, ...children) {
   append(element, children);
   return element;
 }
+
+const FOCUS_KEYS = ["card", "tile", "meld", "seat", "drag"];
+
+// Redraws `root` with `render()` and puts the keyboard focus back on the element that stands
+// for the same thing (same id, card, tile or meld), so a keyboard player keeps their place.
+export function keepFocus(root, render) {
+  const active = document.activeElement;
+  let selector = null;
+  if (active && active !== root && root.contains(active)) {
+    if (active.id) selector = `#${CSS.escape(active.id)}`;
+    else {
+      const key = FOCUS_KEYS.find((name) => active.dataset?.[name] !== undefined);
+      const kind = active.classList[0] ? `.${CSS.escape(active.classList[0])}` : "";
+      if (key) selector = `${active.tagName.toLowerCase()}${kind}[data-${key}="${CSS.escape(active.dataset[key])}"]`;
+    }
+  }
+  render();
+  if (selector) root.querySelector(selector)?.focus({ preventScroll: true });
+}

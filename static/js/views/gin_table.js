@@ -5,7 +5,7 @@ import { cardName, seatLabel } from "../game_text.js";
 import { t } from "../i18n.js";
 import { deadwoodAfterDiscard, groupedHand } from "../rules/gin_melds.js";
 import { cardBack, cardElement } from "./cards.js";
-import { clear, h } from "./dom.js";
+import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
 import { handOutcome, matchScoreboard } from "./gin_results.js";
 import { showError } from "./toasts.js";
@@ -169,9 +169,11 @@ export function createGinTable(container, controller) {
 
   function handArea(table, game) {
     const me = game.me;
-    if (!me || !table.players.some((p) => p.seat === me.seat)) {
-      return h("p.muted.sit-out", {}, game.me ? t("gin.sitting_out") : t("room.spectator_view"));
+    if (!me) {
+      const seated = state.you?.seat !== null && state.you?.seat !== undefined;
+      return h("p.muted.sit-out", {}, seated ? t("gin.sitting_out") : t("room.spectator_view"));
     }
+    if (!table.players.some((p) => p.seat === me.seat)) return null;
     const options = discardOptions(game, table);
     const grouped = groupedHand(me.hand);
     const cardFor = (card) => {
@@ -253,7 +255,7 @@ export function createGinTable(container, controller) {
     const game = state.game;
     const mine = myTable(game);
     const tables = [mine, ...(game.tables ?? []).filter((tb) => tb !== mine)].filter(Boolean);
-    clear(root, tables.map((table) => tableElement(table, game)), matchScoreboard(game, seatName));
+    keepFocus(root, () => clear(root, tables.map((table) => tableElement(table, game)), matchScoreboard(game, seatName)));
   }
 
   return {

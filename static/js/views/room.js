@@ -6,7 +6,7 @@ import { gameName, optionLabel, optionValueText, seatLabel } from "../game_text.
 import { t } from "../i18n.js";
 import { RoomController } from "../room_controller.js";
 import { session } from "../session.js";
-import { clear, h } from "./dom.js";
+import { clear, h, keepFocus } from "./dom.js";
 import { createGinTable } from "./gin_table.js";
 import { createRummikubTable } from "./rummikub_table.js";
 import { setConnectionStatus } from "./shell.js";
@@ -316,10 +316,9 @@ export function roomPage(main, [roomId]) {
       return;
     }
     joinBox.replaceChildren();
-    const turn = TABLES[state.room.game] && table?.turnSeats ? table.turnSeats(state) : [];
-    drawHeader(state.room);
+    keepFocus(header, () => drawHeader(state.room));
     drawTable(state);
-    drawSeats(state.room, table?.turnSeats?.(state) ?? turn);
+    keepFocus(seatsBox, () => drawSeats(state.room, table?.turnSeats?.(state) ?? []));
   }
 
   const watching = new URLSearchParams(location.search).get("watch") === "1";
@@ -330,8 +329,8 @@ export function roomPage(main, [roomId]) {
 
   tick = setInterval(() => {
     const deadline = controller.state?.deadline;
-    const label = document.getElementById("deadline");
-    if (deadline && label) label.textContent = timerText(deadline);
+    if (!deadline) return;
+    for (const label of main.querySelectorAll("#deadline, [data-deadline]")) label.textContent = timerText(deadline);
   }, 1000);
 
   return {

@@ -5,7 +5,7 @@
 import { seatLabel } from "../game_text.js";
 import { errorText, t } from "../i18n.js";
 import { readMeld, sortRack } from "../rules/rummikub_melds.js";
-import { clear, h } from "./dom.js";
+import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
 import { roundResult } from "./rummikub_results.js";
 import { tileElement } from "./tiles.js";
@@ -206,7 +206,12 @@ export function createRummikubTable(container, controller) {
     } else {
       lines.push(h("p", { id: "turn-line" }, t("rk.their_turn", { name: seatName(g.turn.seat) })));
     }
-    if (state.deadline) lines.push(h("p.turn-timer", {}, t("rk.timer", { seconds: g.turn.timer_s })));
+    if (state.deadline) {
+      const seconds = Math.max(0, Math.ceil((state.deadline - Date.now()) / 1000));
+      lines.push(
+        h("p.turn-timer", {}, t("rk.timer", { seconds: g.turn.timer_s }), " ", h("strong", { dataset: { deadline: state.deadline } }, t("room.timer", { seconds }))),
+      );
+    }
     return h("div.rk-status", {}, lines);
   }
 
@@ -267,14 +272,8 @@ export function createRummikubTable(container, controller) {
 
   function draw() {
     if (!state?.game) return;
-    clear(
-      root,
-      playersStrip(),
-      turnLine(),
-      tableArea(),
-      rackArea(),
-      turnButtons(),
-      roundResult(game(), seatName),
+    keepFocus(root, () =>
+      clear(root, playersStrip(), turnLine(), tableArea(), rackArea(), turnButtons(), roundResult(game(), seatName)),
     );
   }
 
