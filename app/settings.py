@@ -35,6 +35,7 @@ class Settings(BaseSettings):
     ws_burst: int = Field(default=40, ge=1)
     ws_compression: bool = False
     ws_ping_interval_s: float = Field(default=20.0, gt=0)
+    ws_hello_timeout_s: float = Field(default=10.0, gt=0, le=300)
 
     @property
     def resolved_database_url(self) -> str:

@@ -117,6 +117,8 @@ class Room:
     async def read(self, token_hash: str | None) -> tuple[int, Document]:
         async with self.lock:
             seat = await self._viewer(token_hash)
+            if seat is None and not self.spec.spectators:
+                raise RoomError("spectators_not_allowed", "this room does not allow spectators")
             return self.version, self.document(seat)
 
     async def legal(self, token_hash: str) -> tuple[int, list[dict[str, Any]]]:

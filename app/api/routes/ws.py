@@ -24,7 +24,6 @@ from app.settings import Settings
 
 router = APIRouter()
 
-HELLO_TIMEOUT_S = 10.0
 CLOSE_BAD_HELLO = 4400
 CLOSE_BAD_TOKEN = 4401
 CLOSE_FORBIDDEN = 4403
@@ -56,10 +55,10 @@ async def receive_text(websocket: WebSocket) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
-async def receive_hello(websocket: WebSocket) -> Hello | int:
+async def receive_hello(websocket: WebSocket, seconds: float) -> Hello | int:
     """The hello message, or the close code to use instead."""
     try:
-        text = await asyncio.wait_for(receive_text(websocket), HELLO_TIMEOUT_S)
+        text = await asyncio.wait_for(receive_text(websocket), seconds)
     except TimeoutError:
         return CLOSE_HELLO_TIMEOUT
     if text is None:
@@ -84,7 +83,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     except RoomError:
         await websocket.close(CLOSE_NO_ROOM, "no such room")
         return
-    hello = await receive_hello(websocket)
+    hello = await receive_hello(websocket, settings.ws_hello_timeout_s)
     if isinstance(hello, int):
         await close_quietly(websocket, hello, "expected {'type': 'hello', 'token': ...}")
         return
