@@ -344,4 +344,6 @@ export default {
   "rk.timer": "Each turn has {seconds} seconds:",
   "room.between_hands": "The next hand starts shortly, or as soon as everyone is ready.",
   "room.rules": "Rules of this room",
+  "rk.joker_is": "Joker stands for",
+  "rk.joker_any": "(any that fits)",
 };

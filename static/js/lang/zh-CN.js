@@ -344,4 +344,6 @@ export default {
   "rk.timer": "每回合 {seconds} 秒：",
   "room.between_hands": "下一手牌很快开始；所有人准备好后立即开始。",
   "room.rules": "本房间的规则",
+  "rk.joker_is": "百搭牌代表",
+  "rk.joker_any": "（任意合适的牌）",
 };

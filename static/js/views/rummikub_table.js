@@ -8,7 +8,7 @@ import { readMeld, sortRack } from "../rules/rummikub_melds.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
 import { roundResult } from "./rummikub_results.js";
-import { tileElement } from "./tiles.js";
+import { tileElement, tileName } from "./tiles.js";
 import { showError } from "./toasts.js";
 
 const SORT_KEY = "meldhall.rack_sort";
@@ -171,7 +171,32 @@ export function createRummikubTable(container, controller) {
       interactive ? h("button.grip", { type: "button", dataset: { drag: `meld:${index}` }, title: t("rk.drag_meld"), "aria-label": t("rk.drag_meld") }, "⠿") : null,
       h("div.meld-tiles", {}, parts),
       meldMark(meld),
+      interactive ? jokerChoices(meld) : null,
     );
+  }
+
+  // A joker whose meaning is open (a group missing several colours) can be fixed by hand.
+  function jokerChoices(meld) {
+    const open = Object.entries(meld.jokers ?? {}).filter(([joker, faces]) => faces.length > 1 || meld.declared?.[joker]);
+    return open.map(([joker, faces]) => {
+      const declared = meld.declared?.[joker] ?? "";
+      const choices = [...new Set([...faces, ...(declared ? [declared] : [])])];
+      return h(
+        "label.joker-choice",
+        {},
+        t("rk.joker_is"),
+        " ",
+        h(
+          "select",
+          {
+            dataset: { joker },
+            onchange: (event) => act({ type: "declare", joker, as: event.target.value || null }),
+          },
+          h("option", { value: "", selected: !declared }, t("rk.joker_any")),
+          choices.map((face) => h("option", { value: face, selected: face === declared }, tileName(`${face}a`))),
+        ),
+      );
+    });
   }
 
   function tableArea() {
