@@ -47,17 +47,17 @@ def shared_clients(urls_tokens: list[tuple[str, str | None]]) -> list[SeatClient
     return [SeatClient(url, token, changed=event) for url, token in urls_tokens]
 
 
-def strings(value: Any) -> Iterator[str]:
-    """Every string in a JSON value, object keys included."""
+def strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """Every string in a JSON value, object keys included, with where it sits."""
     if isinstance(value, str):
-        yield value
+        yield path, value
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield key
-            yield from strings(item)
+            yield path, key
+            yield from strings(item, f"{path}/{key}")
     elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
+        for index, item in enumerate(value):
+            yield from strings(item, f"{path}/{index}")
 
 
 class HiddenRecorder:
@@ -88,7 +88,7 @@ class HiddenRecorder:
         found = []
         for version, text in client.received:
             hidden = self.hidden[version][seat]
-            leaked = hidden.intersection(strings(json.loads(text)))
+            leaked = [(where, name) for where, name in strings(json.loads(text)) if name in hidden]
             if leaked:
-                found.append(f"v{version} seat {seat}: {sorted(leaked)} in {text[:200]}")
+                found.append(f"v{version} seat {seat}: {leaked} in {text[:300]}")
         return found
