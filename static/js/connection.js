@@ -7,7 +7,7 @@ const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 10000;
 const MAX_ATTEMPTS = 40;
 // Close codes after which retrying cannot help (see docs/protocol.md).
-const FATAL_CLOSE_CODES = new Set([4400, 4401, 4404]);
+const FATAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404]);
 
 export class ActionError extends Error {
   constructor(code, message) {

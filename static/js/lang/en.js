@@ -346,4 +346,5 @@ export default {
   "room.rules": "Rules of this room",
   "rk.joker_is": "Joker stands for",
   "rk.joker_any": "(any that fits)",
+  "error.origin_not_allowed": "This page's address is not allowed to open the room's connection (server setting MELDHALL_ALLOWED_ORIGINS).",
 };

@@ -346,4 +346,5 @@ export default {
   "room.rules": "本房间的规则",
   "rk.joker_is": "百搭牌代表",
   "rk.joker_any": "（任意合适的牌）",
+  "error.origin_not_allowed": "此页面的地址不允许连接这个房间（服务器设置 MELDHALL_ALLOWED_ORIGINS）。",
 };

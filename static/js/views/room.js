@@ -52,6 +52,7 @@ export function roomPage(main, [roomId]) {
       return;
     }
     if (code === 4404) showError({ code: "room_not_found" });
+    if (code === 4403) showError({ code: "origin_not_allowed" });
     draw();
   }
 
