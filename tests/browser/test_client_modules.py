@@ -4,6 +4,7 @@ the language tables."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
@@ -168,3 +169,48 @@ def test_chinese_table_uses_the_rule_documents_terms(module_page) -> None:  # ty
     text = json.dumps(load_table(module_page, "zh-CN"), ensure_ascii=False)
     for term in CHINESE_TERMS:
         assert term in text, term
+
+
+def test_client_gin_deadwood_agrees_with_the_engine(module_page) -> None:  # type: ignore[no-untyped-def]
+    from app.games.gin_rummy.melds import min_deadwood
+
+    rng = random.Random(6)
+    deck = [f"{suit}{rank}" for suit in "SHDC" for rank in range(1, 14)]
+    hands = [rng.sample(deck, rng.choice([10, 11])) for _ in range(300)]
+    hands += [["H1", "H2", "H3", "S1", "D1", "C1", "H4", "S4", "D4", "C4"]]
+    points = module_page.evaluate(
+        """async (hands) => {
+            const m = await import('/js/rules/gin_melds.js');
+            return hands.map((hand) => m.bestArrangement(hand).points);
+        }""",
+        hands,
+    )
+    assert points == [min_deadwood(hand) for hand in hands]
+
+
+def test_client_meld_reading_agrees_with_the_engine(module_page) -> None:  # type: ignore[no-untyped-def]
+    from app.games.rummikub.melds import read_meld
+    from app.games.rummikub.tiles import ALL_TILES
+
+    rng = random.Random(7)
+    melds = [rng.sample(ALL_TILES, rng.randint(1, 6)) for _ in range(200)]
+    for _ in range(200):
+        colour, start = rng.choice("RBKY"), rng.randint(1, 11)
+        run = [f"{colour}{n}a" for n in range(start, start + rng.randint(3, 5)) if n <= 13]
+        run[rng.randrange(len(run))] = "J1"
+        melds.append(run)
+        number = rng.randint(1, 13)
+        group = [f"{c}{number}b" for c in rng.sample("RBKY", rng.randint(2, 4))] + ["J2"]
+        melds.append(rng.sample(group, len(group)))
+    readings = module_page.evaluate(
+        """async (melds) => {
+            const m = await import('/js/rules/rummikub_melds.js');
+            return melds.map((meld) => {
+                const r = m.readMeld(meld);
+                return [r.kind, r.value];
+            });
+        }""",
+        melds,
+    )
+    expected = [[read_meld(meld).kind, read_meld(meld).value] for meld in melds]
+    assert readings == expected
