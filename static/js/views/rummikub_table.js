@@ -202,11 +202,15 @@ export function createRummikubTable(container, controller) {
   function tableArea() {
     const interactive = myTurn();
     const list = melds();
+    // Before the initial meld only the tiles laid this turn may be touched (rule 2).
+    const me = game().seats.find((s) => s.seat === mySeat());
+    const fresh = laid();
+    const touchable = (meld) => interactive && (me?.initial_meld_done || meld.tiles.every((tile) => fresh.has(tile)));
     return h(
       "section.rk-table",
       { id: "rk-table", "aria-label": t("rk.table") },
       list.length ? null : h("p.muted.empty-table", {}, t("rk.empty_table")),
-      list.map((meld, index) => meldElement(meld, index, interactive)),
+      list.map((meld, index) => meldElement(meld, index, touchable(meld))),
       interactive
         ? h("button.new-meld", { type: "button", id: "new-meld", dataset: { drop: "new" }, onclick: () => tapTarget("new") }, t("rk.new_meld"))
         : null,
