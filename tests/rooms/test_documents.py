@@ -1,0 +1,44 @@
+"""The patch between two documents turns the first into the second, exactly."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import jsonpatch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.rooms.documents import make_patch
+
+scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["H1", "R5a", "", "~/"])
+documents = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(st.sampled_from(["a", "b", "c/d", "e~f", "0"]), inner, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+@given(documents, documents)
+def test_applying_the_patch_to_the_old_document_gives_the_new_one(old: Any, new: Any) -> None:
+    patch = make_patch(old, new)
+    assert jsonpatch.apply_patch(copy.deepcopy(old), patch) == new
+
+
+@given(documents)
+def test_a_document_compared_with_itself_needs_no_patch(doc: Any) -> None:
+    assert make_patch(doc, copy.deepcopy(doc)) == []
+
+
+def test_a_card_drawn_onto_the_end_of_a_hand_is_one_add() -> None:
+    old = {"hand": ["H1", "H2"]}
+    assert make_patch(old, {"hand": ["H1", "H2", "S9"]}) == [
+        {"op": "add", "path": "/hand/-", "value": "S9"}
+    ]
+
+
+def test_true_and_one_are_different_values() -> None:
+    assert make_patch({"x": 1}, {"x": True}) == [{"op": "replace", "path": "/x", "value": True}]

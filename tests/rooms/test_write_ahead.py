@@ -1,0 +1,139 @@
+"""Actions reach the durable log before anyone hears of them, and a restart replays the log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.bots.registry import make_bot
+from app.rooms.directory import RoomDirectory
+from app.rooms.errors import RoomError
+from app.rooms.room import Room, RoomTimings
+from app.rooms.tokens import hash_token, new_token
+from app.storage.memory_store import MemoryMatchStore
+from app.storage.migrate import upgrade_to_head
+from app.storage.store import MatchStore, StoreError, open_store
+
+TIMINGS = RoomTimings(bot_delay_s=0, reconnect_grace_s=0, between_hands_s=0)
+
+
+class FlakyStore(MemoryMatchStore):
+    """The in-memory store with a switch that makes log writes fail or wait."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failing = False
+        self.gate: asyncio.Event | None = None
+
+    async def append_action(self, **kwargs: Any) -> None:
+        if self.gate is not None:
+            await self.gate.wait()
+        if self.failing:
+            raise StoreError("unavailable", "the disk is gone")
+        await super().append_action(**kwargs)
+
+
+class Inbox:
+    """Where a room's messages for one connection land."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    def send(self, text: str) -> None:
+        self.messages.append(json.loads(text))
+
+    def close(self, code: int, reason: str) -> None:
+        self.messages.append({"type": "closed", "code": code})
+
+
+async def started_room(store: MatchStore, game: str = "rummikub") -> tuple[Room, list[str]]:
+    directory = RoomDirectory(store=store, timings=TIMINGS, make_bot=make_bot)
+    room = await directory.create(
+        game=game, players=2, options={}, bots=[], public=False, spectators=True
+    )
+    hashes = [hash_token(new_token()) for _ in range(2)]
+    for name, token_hash in zip(("ann", "bob"), hashes, strict=True):
+        await room.join(name, None, token_hash)
+    for token_hash in hashes:
+        await room.ready(token_hash)
+    return room, hashes
+
+
+def to_act(room: Room) -> int:
+    assert room.match is not None
+    return room.match.engine.to_act()[0]
+
+
+async def test_a_failed_log_write_is_refused_and_leaves_the_room_as_it_was() -> None:
+    store = FlakyStore()
+    room, hashes = await started_room(store)
+    inbox = Inbox()
+    await room.connect(inbox, None)
+    assert room.match is not None
+    before, version = room.match.engine.to_json(), room.version
+    store.failing = True
+    with pytest.raises(RoomError) as refused:
+        await room.act(hashes[to_act(room)], {"type": "draw"}, version)
+    assert refused.value.code == "storage_unavailable"
+    assert room.match.engine.to_json() == before
+    assert room.version == version
+    assert [m["type"] for m in inbox.messages] == ["snapshot"]
+    store.failing = False
+    await room.act(hashes[to_act(room)], {"type": "draw"}, version)
+    stored = await store.load_match(match_id=room.match.match_id)
+    assert stored is not None
+    assert [a.index for a in stored.actions] == [0]
+
+
+async def test_no_patch_goes_out_before_the_action_is_durable() -> None:
+    store = FlakyStore()
+    room, hashes = await started_room(store)
+    inbox = Inbox()
+    await room.connect(inbox, None)
+    store.gate = asyncio.Event()
+    acting = asyncio.create_task(room.act(hashes[to_act(room)], {"type": "draw"}))
+    await asyncio.sleep(0.05)
+    assert not acting.done()
+    assert [m["type"] for m in inbox.messages] == ["snapshot"]
+    store.gate.set()
+    version = await acting
+    assert inbox.messages[-1] == {**inbox.messages[-1], "type": "patch", "version": version}
+
+
+async def test_a_restarted_directory_rebuilds_the_match_from_the_log(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'meldhall.db'}"
+    await upgrade_to_head(url)
+    store = open_store(url)
+    await store.start()
+    room, hashes = await started_room(store, game="gin_rummy")
+    bots = [make_bot("gin_rummy", "normal", seat) for seat in range(2)]
+    for _ in range(15):
+        seat = to_act(room)
+        assert room.match is not None
+        engine = room.match.engine
+        await room.act(
+            hashes[seat], bots[seat].choose(engine.view(seat), engine.legal_actions(seat))
+        )
+    views = [room.document(seat)["game"] for seat in (0, 1, None)]
+    await room.close()
+    await store.close()
+
+    store = open_store(url)
+    await store.start()
+    directory = RoomDirectory(store=store, timings=TIMINGS, make_bot=make_bot)
+    assert await directory.recover() == 1
+    again = directory.get(room.room_id)
+    assert [again.document(seat)["game"] for seat in (0, 1, None)] == views
+    assert [seat.name for seat in again.seats] == ["ann", "bob"]
+    seat = to_act(again)
+    version, _ = await again.read(hashes[seat])
+    assert again.match is not None
+    engine = again.match.engine
+    action = bots[seat].choose(engine.view(seat), engine.legal_actions(seat))
+    assert await again.act(hashes[seat], action, version) > version
+    await directory.close()
+    await store.close()
