@@ -9,6 +9,8 @@ from typing import Any, Protocol
 from app.rooms.documents import make_patch
 
 Document = dict[str, Any]
+# Raised only for changes an existing client could misread; additions keep the number.
+PROTOCOL = 1
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -54,7 +56,8 @@ class Fanout:
 
     def snapshot(self, connection: Connection, version: int, doc: Document) -> None:
         connection.doc, connection.version = doc, version
-        connection.outbox.send(dumps({"type": "snapshot", "version": version, "state": doc}))
+        message = {"type": "snapshot", "protocol": PROTOCOL, "version": version, "state": doc}
+        connection.outbox.send(dumps(message))
 
     def broadcast(self, version: int, document: Callable[[int | None], Document]) -> None:
         docs: dict[int | None, Document] = {}
