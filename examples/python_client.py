@@ -1,0 +1,135 @@
+"""A complete meldhall client: create or join a room, then play a whole match over the WebSocket.
+
+    python examples/python_client.py --server http://127.0.0.1:8000 --game gin_rummy
+    python examples/python_client.py --server http://127.0.0.1:8000 --room q3Yd0b2xJm7A --name ann
+
+Only the standard library and `websockets`. It keeps the state document of docs/protocol.md up
+to date from the snapshot and the JSON Patches, and plays a simple strategy from `you.legal`:
+Gin Rummy: go gin or knock when allowed, else draw from the stock and discard the highest card;
+Rummikub: draw (or pass when the pool is empty).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import urllib.request
+from typing import Any
+
+import websockets
+
+Json = dict[str, Any]
+
+
+def rest(server: str, method: str, path: str, body: Json | None = None) -> Json:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"{server}{path}", data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        result: Json = json.loads(answer.read())
+        return result
+
+
+def apply_patch(doc: Any, patch: list[Json]) -> Any:
+    """RFC 6902 add / remove / replace: all the server sends."""
+    for op in patch:
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in op["path"].split("/")[1:]]
+        if not parts:
+            doc = op["value"]
+            continue
+        parent = doc
+        for part in parts[:-1]:
+            parent = parent[int(part)] if isinstance(parent, list) else parent[part]
+        last = parts[-1]
+        if isinstance(parent, list):
+            index = len(parent) if last == "-" else int(last)
+            if op["op"] == "add":
+                parent.insert(index, op["value"])
+            elif op["op"] == "remove":
+                del parent[index]
+            else:
+                parent[index] = op["value"]
+        elif op["op"] == "remove":
+            del parent[last]
+        else:
+            parent[last] = op["value"]
+    return doc
+
+
+def rank(card: str) -> int:
+    return int(card[1:])
+
+
+def choose(game: str, legal: list[Json]) -> Json:
+    kinds = {action["type"]: action for action in legal}
+    if game == "rummikub":
+        return {"type": "draw"} if "draw" in kinds else {"type": "pass"}
+    for kind in ("big_gin", "gin", "knock"):
+        if kind in kinds:
+            return kinds[kind]
+    for action in legal:
+        if action["type"] == "draw" and action.get("source") == "stock":
+            return action
+    discards = [action for action in legal if action["type"] == "discard"]
+    if discards:
+        return max(discards, key=lambda action: rank(action["card"]))
+    return kinds.get("pass", legal[0])
+
+
+async def play(server: str, room_id: str, token: str) -> Json:
+    """Play the seat until the match is finished; returns the final state document."""
+    ws_url = server.replace("http", "ws", 1) + f"/ws/rooms/{room_id}"
+    async with websockets.connect(ws_url) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token}))
+        await socket.send(json.dumps({"type": "ready"}))
+        doc: Any = None
+        version = -1
+        seq = 0
+        waiting_for: int | None = None
+        async for text in socket:
+            message = json.loads(text)
+            kind = message["type"]
+            if kind == "snapshot":
+                doc, version = message["state"], message["version"]
+            elif kind == "patch":
+                if message["from"] != version:
+                    await socket.send(json.dumps({"type": "resync"}))
+                    continue
+                doc, version = apply_patch(doc, message["patch"]), message["version"]
+            elif kind in ("ack", "error") and message["seq"] == waiting_for:
+                waiting_for = None
+            if doc["room"]["status"] == "finished":
+                return dict(doc)
+            legal = doc["you"]["legal"]
+            if legal and waiting_for is None:
+                seq += 1
+                waiting_for = seq
+                action = choose(doc["room"]["game"], legal)
+                await socket.send(
+                    json.dumps({"type": "action", "seq": seq, "version": version, "action": action})
+                )
+    raise ConnectionError("the server closed the connection before the match ended")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", default="http://127.0.0.1:8000")
+    parser.add_argument("--game", default="gin_rummy", choices=["gin_rummy", "rummikub"])
+    parser.add_argument("--room", help="join this room instead of creating one against a bot")
+    parser.add_argument("--name", default="python")
+    parser.add_argument("--options", default="{}", help='variant options, e.g. {"target": 50}')
+    args = parser.parse_args()
+    room_id = args.room
+    if room_id is None:
+        body = {"game": args.game, "options": json.loads(args.options), "bots": [{"seat": 1}]}
+        room_id = rest(args.server, "POST", "/api/rooms", body)["room_id"]
+        print(f"room {room_id}: {args.server}/r/{room_id}")
+    joined = rest(args.server, "POST", f"/api/rooms/{room_id}/join", {"name": args.name})
+    final = asyncio.run(play(args.server, room_id, joined["token"]))
+    print(json.dumps(final["game"]["result"], indent=2))
+
+
+if __name__ == "__main__":
+    main()
