@@ -1,0 +1,200 @@
+"""The bench's clients: two-seat Gin Rummy tables on meldhall, two-socket groups on the bare server.
+
+Both keep at most one move in flight per room: a move is sent, then the next waits until the
+actor has its ack and every seat has the move's message, so the two servers see the same
+pattern of traffic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+
+from examples.python_client import apply_patch, choose
+
+
+@dataclass
+class Stats:
+    own: list[float] = field(default_factory=list)
+    everyone: list[float] = field(default_factory=list)
+    moves: int = 0
+    measuring: bool = False
+
+    def record(self, own: float, everyone: float) -> None:
+        self.moves += 1
+        if self.measuring:
+            self.own.append(own)
+            self.everyone.append(everyone)
+
+
+@dataclass
+class InFlight:
+    seat: int
+    sent: float
+    own: float | None = None
+    key: int | None = None
+    acked: bool = False
+
+
+class Room:
+    """What both kinds of table share: the move in flight and when each seat saw it."""
+
+    def __init__(self, stats: Stats, pace: float, seats: int = 2) -> None:
+        self.stats = stats
+        self.pace = pace
+        self.seats = seats
+        self.active = False
+        self.flight: InFlight | None = None
+        self.scheduled = False
+        self.arrivals: dict[int, dict[int, float]] = {}
+        self.sockets: list[Any] = []
+        self.readers: list[asyncio.Task[None]] = []
+        # Kept so the sends are not garbage-collected mid-flight; pruned as they finish.
+        self.sends: set[asyncio.Future[None]] = set()
+
+    def arrived(self, seat: int, key: int, now: float) -> None:
+        flight = self.flight
+        if flight is not None and flight.seat == seat and flight.own is None:
+            flight.own = now - flight.sent
+        self.arrivals.setdefault(key, {})[seat] = now
+        self.settle()
+
+    def settle(self) -> None:
+        flight = self.flight
+        if flight is None or flight.key is None or not flight.acked:
+            return
+        seen = self.arrivals.get(flight.key, {})
+        if len(seen) < self.seats:
+            return
+        everyone = max(seen.values()) - flight.sent
+        self.stats.record(flight.own if flight.own is not None else everyone, everyone)
+        self.arrivals = {k: v for k, v in self.arrivals.items() if k > flight.key}
+        self.flight = None
+        self.next_move()
+
+    def next_move(self) -> None:
+        if not self.active or self.flight is not None or self.scheduled:
+            return
+        self.scheduled = True
+        if self.pace:
+            asyncio.get_running_loop().call_later(self.pace, self.fire)
+        else:
+            self.fire()
+
+    def fire(self) -> None:
+        self.scheduled = False
+        self.sends = {send for send in self.sends if not send.done()}
+        if self.active and self.flight is None:
+            self.move()
+
+    def move(self) -> None:
+        raise NotImplementedError
+
+    def begin(self) -> None:
+        self.active = True
+        self.next_move()
+
+    async def close(self) -> None:
+        self.active = False
+        for sock in self.sockets:
+            await sock.close()
+        for reader in self.readers:
+            reader.cancel()
+
+
+class GinTable(Room):
+    """One two-player Gin Rummy room on meldhall, both seats played over WebSockets."""
+
+    def __init__(self, port: int, http: httpx.AsyncClient, stats: Stats, pace: float) -> None:
+        super().__init__(stats, pace)
+        self.port = port
+        self.http = http
+        self.docs: list[Any] = [None, None]
+        self.versions = [-1, -1]
+
+    async def open(self) -> None:
+        body = {"game": "gin_rummy", "players": 2, "options": {"target": 10_000}}
+        room_id = (await self.http.post("/api/rooms", json=body)).json()["room_id"]
+        url = f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
+        for seat in range(2):
+            joined = await self.http.post(f"/api/rooms/{room_id}/join", json={"name": f"p{seat}"})
+            sock = await websockets.connect(url, max_queue=None)
+            await sock.send(json.dumps({"type": "hello", "token": joined.json()["token"]}))
+            self.sockets.append(sock)
+            self.readers.append(asyncio.create_task(self.read(seat)))
+        for sock in self.sockets:
+            await sock.send('{"type":"ready"}')
+
+    async def read(self, seat: int) -> None:
+        sock = self.sockets[seat]
+        try:
+            async for text in sock:
+                now = time.perf_counter()
+                message = json.loads(text)
+                kind = message["type"]
+                if kind == "patch":
+                    if message["from"] != self.versions[seat]:
+                        await sock.send('{"type":"resync"}')
+                        continue
+                    self.docs[seat] = apply_patch(self.docs[seat], message["patch"])
+                    self.versions[seat] = message["version"]
+                    self.arrived(seat, message["version"], now)
+                elif kind == "snapshot":
+                    self.docs[seat], self.versions[seat] = message["state"], message["version"]
+                elif kind == "ack" and self.flight is not None:
+                    self.flight.key, self.flight.acked = message["version"], True
+                    self.settle()
+                elif kind == "error":
+                    self.flight = None
+                self.next_move()
+        except websockets.ConnectionClosed:
+            pass
+
+    def move(self) -> None:
+        for seat in range(2):
+            doc = self.docs[seat]
+            if doc is not None and doc["you"]["legal"]:
+                action = choose("gin_rummy", doc["you"]["legal"])
+                self.flight = InFlight(seat, time.perf_counter())
+                message = {"type": "action", "seq": 1, "version": self.versions[seat]}
+                message["action"] = action
+                self.sends.add(asyncio.ensure_future(self.sockets[seat].send(json.dumps(message))))
+                return
+
+
+class BareGroup(Room):
+    """Two sockets on the bare server taking turns to have a message broadcast to both."""
+
+    def __init__(self, port: int, stats: Stats, pace: float, name: str) -> None:
+        super().__init__(stats, pace)
+        self.url = f"ws://127.0.0.1:{port}/ws/{name}"
+        self.counter = 0
+        self.turn = 0
+
+    async def open(self) -> None:
+        for seat in range(2):
+            self.sockets.append(await websockets.connect(self.url, max_queue=None))
+            self.readers.append(asyncio.create_task(self.read(seat)))
+
+    async def read(self, seat: int) -> None:
+        try:
+            async for text in self.sockets[seat]:
+                now = time.perf_counter()
+                key = json.loads(text)["seq"]
+                if self.flight is not None and self.flight.seat == seat and key == self.counter:
+                    self.flight.key, self.flight.acked = key, True
+                self.arrived(seat, key, now)
+        except websockets.ConnectionClosed:
+            pass
+
+    def move(self) -> None:
+        self.counter += 1
+        self.turn = 1 - self.turn
+        self.flight = InFlight(self.turn, time.perf_counter())
+        self.sends.add(asyncio.ensure_future(self.sockets[self.turn].send(str(self.counter))))
