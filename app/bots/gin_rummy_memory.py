@@ -46,6 +46,7 @@ class TableSight:
     stock_count: int
     phase: str
     first_to_play: bool
+    knock_limit: int
 
     @classmethod
     def from_view(cls, view: View) -> TableSight | None:
@@ -62,6 +63,7 @@ class TableSight:
             stock_count=table["stock_count"],
             phase=table["phase"],
             first_to_play=table["seats"][0] == me["seat"],
+            knock_limit=int(table.get("knock_limit") or 0),
         )
 
 
@@ -108,6 +110,14 @@ class HandMemory:
             for near in neighbours(card):
                 toward[near] = toward.get(near, 1.0) * NEAR_REFUSED
         return [toward.get(card, 1.0) for card in unseen]
+
+    def stock_odds(self, sight: TableSight, unseen: list[int]) -> list[float]:
+        """For each unseen card, the chance that it is in the stock rather than the opponent's
+        hand (cards the opponent likely holds are less likely to be drawn)."""
+        hidden = max(0, sight.opponent_count - len(sight.opponent_taken))
+        weights = self.weights(sight, unseen)
+        total = sum(weights) or 1.0
+        return [1.0 - min(0.95, hidden * w / total) for w in weights]
 
     def sample_opponents(self, sight: TableSight, count: int, rng: random.Random) -> list[int]:
         """`count` guesses at the opponent's whole hand, as card masks."""

@@ -14,11 +14,12 @@ The normal level knocks as soon as it may. Both go gin and big gin whenever they
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from app.bots.gin_rummy_memory import HandMemory, SeatMemory, TableSight
+from app.bots.gin_rummy_memory import HandMemory, SeatMemory, TableSight, neighbours
 from app.games.gin_rummy.cards import CARD_INDEX, CARD_POINTS, SUIT_BITS
 from app.games.gin_rummy.melds import best_arrangement_mask, min_deadwood_mask
 
@@ -26,7 +27,10 @@ View = dict[str, Any]
 Action = dict[str, Any]
 Level = Literal["normal", "hard"]
 
-OPPONENT_SAMPLES = 24
+OPPONENT_SAMPLES = 32
+# A guessed opponent hand counts in proportion to exp(-deadwood / this): a player who has been
+# discarding its worst card for several turns rarely holds a hand full of deadwood.
+PLAUSIBLE_DEADWOOD = 8.0
 # A discard whose deadwood is this much above the best one is not worth a lookahead.
 DISCARD_SHORTLIST_POINTS = 10
 # One point of the opponent's deadwood saved counts this much against one of ours:
@@ -34,6 +38,8 @@ DISCARD_SHORTLIST_POINTS = 10
 FEED_WEIGHT = 0.6
 # Taking the discard top tells the opponent what we collect; it must beat the stock by this.
 TAKE_MARGIN = 0.5
+# Hands are races to the knock limit: a deadwood above it costs this much more than its points.
+OVER_LIMIT = 10.0
 _ENDINGS = ("big_gin", "gin")
 
 
@@ -50,6 +56,15 @@ def _best_ten(mask: int, keep: int = 0) -> int:
     return best
 
 
+def _cost(knock_limit: int) -> Callable[[int], float]:
+    """How bad a deadwood is: its points, plus a step for being unable to knock."""
+
+    def cost(deadwood: int) -> float:
+        return deadwood + OVER_LIMIT if deadwood > knock_limit else float(deadwood)
+
+    return cost
+
+
 def _cards(mask: int) -> list[int]:
     cards: list[int] = []
     while mask:
@@ -64,6 +79,23 @@ def _mask(cards: Sequence[int]) -> int:
     for card in cards:
         mask |= 1 << card
     return mask
+
+
+def _worst_loose_points(mask: int, deadwood: int) -> int:
+    """The most one card's removal lowers the deadwood: the worst loose card's points."""
+    return max((deadwood - min_deadwood_mask(mask & ~(1 << c)) for c in _cards(mask)), default=0)
+
+
+_NEAR_MASK = [_mask(neighbours(card)) for card in range(52)]
+
+
+def _after_draw(kept: int, deadwood: int, card: int, worst: int) -> int:
+    """The least deadwood after drawing `card` onto the ten `kept` cards and discarding one;
+    `worst` is what the worst loose card of `kept` costs."""
+    if kept & _NEAR_MASK[card]:
+        return min(deadwood, _best_ten(kept | 1 << card))
+    # A card that melds with nothing held can only take the place of the worst loose card.
+    return min(deadwood, deadwood - worst + CARD_POINTS[card])
 
 
 def layoff_cards(melds: Sequence[Sequence[int]]) -> int:
@@ -132,9 +164,13 @@ class StrongGinBot:
 
     def _should_take(self, memory: HandMemory, sight: TableSight, hand: int) -> bool:
         top = sight.pile[-1]
-        with_top = _best_ten(hand | 1 << top, keep=1 << top)
+        cost = _cost(sight.knock_limit)
+        with_top = cost(_best_ten(hand | 1 << top, keep=1 << top))
         unseen = memory.unseen(sight)
-        from_stock = sum(_best_ten(hand | 1 << card) for card in unseen) / max(1, len(unseen))
+        odds = memory.stock_odds(sight, unseen)
+        from_stock = sum(
+            p * cost(_best_ten(hand | 1 << c)) for c, p in zip(unseen, odds, strict=True)
+        ) / max(1e-9, sum(odds))
         return with_top + TAKE_MARGIN < from_stock
 
     def _discard(
@@ -144,22 +180,22 @@ class StrongGinBot:
         least = min(now.values())
         shortlist = [a for a in options if now[a["card"]] <= least + DISCARD_SHORTLIST_POINTS]
         unseen = memory.unseen(sight)
-        opponents = (
-            memory.sample_opponents(sight, OPPONENT_SAMPLES, self.rng)
-            if self.level == "hard"
-            else []
-        )
+        odds = memory.stock_odds(sight, unseen)
+        total_odds = max(1e-9, sum(odds))
+        opponents = self._opponents(memory, sight) if self.level == "hard" else []
+        cost = _cost(sight.knock_limit)
 
         def score(action: Action) -> tuple[float, int, float]:
             card = CARD_INDEX[action["card"]]
             kept = hand & ~(1 << card)
             deadwood = now[action["card"]]
-            ahead = sum(min(deadwood, _best_ten(kept | 1 << c)) for c in unseen)
-            expected = ahead / max(1, len(unseen))
-            feed = sum(min_deadwood_mask(o) - _best_ten(o | 1 << card) for o in opponents) / max(
-                1, len(opponents)
+            worst = _worst_loose_points(kept, deadwood)
+            ahead = sum(
+                p * cost(_after_draw(kept, deadwood, c, worst))
+                for c, p in zip(unseen, odds, strict=True)
             )
-            return (expected + FEED_WEIGHT * feed, -CARD_POINTS[card], self.rng.random())
+            feed = sum(w * (dw - _best_ten(o | 1 << card)) for o, dw, w in opponents)
+            return (ahead / total_odds + FEED_WEIGHT * feed, -CARD_POINTS[card], self.rng.random())
 
         return min(shortlist, key=score)
 
@@ -179,8 +215,15 @@ class StrongGinBot:
         layable = layoff_cards(melds)
         undercut = 25
         total = 0.0
-        opponents = memory.sample_opponents(sight, OPPONENT_SAMPLES, self.rng)
-        for opponent in opponents:
-            theirs = min(min_deadwood_mask(opponent), min_deadwood_mask(opponent & ~layable))
-            total += theirs - mine if theirs > mine else -(undercut + mine - theirs)
+        for opponent, deadwood, weight in self._opponents(memory, sight):
+            theirs = min(deadwood, min_deadwood_mask(opponent & ~layable))
+            total += weight * (theirs - mine if theirs > mine else -(undercut + mine - theirs))
         return best if total > 0 else None
+
+    def _opponents(self, memory: HandMemory, sight: TableSight) -> list[tuple[int, int, float]]:
+        """Guessed opponent hands with their deadwood and plausibility (weights sum to 1)."""
+        hands = memory.sample_opponents(sight, OPPONENT_SAMPLES, self.rng)
+        deadwoods = [min_deadwood_mask(hand) for hand in hands]
+        weights = [math.exp(-dw / PLAUSIBLE_DEADWOOD) for dw in deadwoods]
+        total = sum(weights) or 1.0
+        return [(h, dw, w / total) for h, dw, w in zip(hands, deadwoods, weights, strict=True)]

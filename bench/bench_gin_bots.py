@@ -1,0 +1,92 @@
+"""Seeded Gin Rummy matches bot against bot: win rates with 95% confidence intervals.
+
+Each pairing plays `--matches` two-player matches to the target (100); match i uses seed
+`--seed + i`, and the bots swap seats every match so that neither gains from dealing first.
+Prints, per pairing, the wins of the first bot, its win rate with a Wilson 95% interval, and
+the first bot's decision times (median, 99th percentile, max).
+
+    python bench/bench_gin_bots.py [--matches 200] [--pairing hard:easy normal:easy]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from typing import Any
+
+from app.bots.base import Bot
+from app.bots.gin_rummy_basic import BasicGinBot
+from app.bots.gin_rummy_strong import StrongGinBot
+from app.games.gin_rummy import GinRummy
+
+
+def make(level: str, seed: int) -> Bot:
+    if level == "easy":
+        return BasicGinBot(seed)
+    return StrongGinBot(seed, level="hard" if level == "hard" else "normal")
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+def play_match(first: str, second: str, seed: int, times: list[float]) -> bool:
+    """One match; True if the `first` bot's seat wins. Its decision times go to `times`."""
+    seat_of_first = seed % 2
+    bots: list[Any] = [None, None]
+    bots[seat_of_first] = make(first, seed)
+    bots[1 - seat_of_first] = make(second, seed + 1_000_003)
+    game = GinRummy.new({}, 2, seed=seed)
+    for _ in range(20_000):
+        if game.is_over():
+            break
+        seats = game.to_act()
+        if not seats:
+            game.apply(None, game.legal_actions(None)[0])
+            continue
+        seat = seats[0]
+        view, legal = game.view(seat), game.legal_actions(seat)
+        start = time.perf_counter()
+        action = bots[seat].choose(view, legal)
+        if seat == seat_of_first:
+            times.append(time.perf_counter() - start)
+        game.apply(seat, action)
+    result = game.result()
+    return result is not None and seat_of_first in result["winners"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pairing", nargs="+", default=["hard:easy", "normal:easy"])
+    args = parser.parse_args()
+    for pairing in args.pairing:
+        first, second = pairing.split(":")
+        times: list[float] = []
+        wins = 0
+        started = time.perf_counter()
+        for i in range(args.matches):
+            wins += play_match(first, second, args.seed + i, times)
+        low, high = wilson(wins, args.matches)
+        times.sort()
+        print(
+            f"{first} vs {second}: {wins}/{args.matches} won, "
+            f"rate {wins / args.matches:.3f} (95% CI {low:.3f}-{high:.3f}); "
+            f"{first} decision ms median {statistics.median(times) * 1000:.2f} "
+            f"p99 {times[int(0.99 * len(times))] * 1000:.1f} max {times[-1] * 1000:.1f} "
+            f"over {len(times)} decisions; {time.perf_counter() - started:.0f} s",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
