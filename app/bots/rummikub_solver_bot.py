@@ -27,14 +27,21 @@ DANGER_RACK_SIZE = 4
 SOLVE_TIME_LIMIT_S = 2.0
 
 
+def _rack_before_turn(view: View) -> list[str]:
+    """The rack as the turn began: a `play` replaces any steps already taken this turn."""
+    laid = (view.get("tentative") or {}).get("laid") or []
+    return [*view["rack"], *(tile for tile in laid if tile not in view["rack"])]
+
+
 class SolverRummikubBot:
     """Plays the exact solver's answer (hard) or the best rack-only melds (normal)."""
 
-    def __init__(self, seed: int = 0, level: Level = "hard") -> None:
+    def __init__(self, seed: int = 0, level: Level = "hard", hold_back: bool = True) -> None:
         if level not in ("normal", "hard"):
             raise ValueError(f"level must be 'normal' or 'hard', got {level!r}")
         self._random = random.Random(seed)
         self.level = level
+        self.hold_back = hold_back
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         kinds = {action["type"] for action in legal}
@@ -49,7 +56,7 @@ class SolverRummikubBot:
 
     def best_play(self, view: View) -> Solution:
         """The play this bot would make from `view` (its table may equal the current one)."""
-        rack: list[str] = list(view["rack"])
+        rack = _rack_before_turn(view)
         table = [list(meld["tiles"]) for meld in view["table"]]
         melded: bool = view["seats"][view["seat"]]["initial_meld_done"]
         need: int = view["config"]["initial_meld_points"]
@@ -63,7 +70,7 @@ class SolverRummikubBot:
                 time_limit_s=SOLVE_TIME_LIMIT_S,
             )
         best = solve(table, rack, initial_meld_done=True, time_limit_s=SOLVE_TIME_LIMIT_S)
-        if self._should_hold_jokers(view, best, rack):
+        if self.hold_back and self._should_hold_jokers(view, best, rack):
             spare = [tile for tile in rack if not tile.startswith("J")]
             held = solve(table, spare, initial_meld_done=True, time_limit_s=SOLVE_TIME_LIMIT_S)
             if held.placed:
@@ -89,7 +96,7 @@ class SolverRummikubBot:
             check_play(
                 before,
                 solution.table,
-                view["rack"],
+                _rack_before_turn(view),
                 melded,
                 initial_meld_points=view["config"]["initial_meld_points"],
                 jokers=jokers,
