@@ -116,14 +116,18 @@ class GinTable(Room):
         self.port = port
         self.http = http
         self.docs: list[Any] = [None, None]
+        self.rematching = False
         self.versions = [-1, -1]
 
     async def open(self) -> None:
-        body = {"game": "gin_rummy", "players": 2, "options": {"target": 10_000}}
+        body = {"game": "gin_rummy", "players": 2}
         room_id = (await self.http.post("/api/rooms", json=body)).json()["room_id"]
+        self.room_id = room_id
         url = f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
         for seat in range(2):
             joined = await self.http.post(f"/api/rooms/{room_id}/join", json={"name": f"p{seat}"})
+            if seat == 0:
+                self.bearer = {"Authorization": f"Bearer {joined.json()['token']}"}
             sock = await websockets.connect(url, max_queue=None)
             await sock.send(json.dumps({"type": "hello", "token": joined.json()["token"]}))
             self.sockets.append(sock)
@@ -156,7 +160,16 @@ class GinTable(Room):
         except websockets.ConnectionClosed:
             pass
 
+    async def rematch(self) -> None:
+        await self.http.post(f"/api/rooms/{self.room_id}/rematch", headers=self.bearer)
+        self.rematching = False
+
     def move(self) -> None:
+        if self.docs[0] is not None and self.docs[0]["room"]["status"] == "finished":
+            if not self.rematching:
+                self.rematching = True
+                self.sends.add(asyncio.ensure_future(self.rematch()))
+            return
         for seat in range(2):
             doc = self.docs[seat]
             if doc is not None and doc["you"]["legal"]:

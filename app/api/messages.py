@@ -54,8 +54,10 @@ class BadMessage(Exception):
 def parse(text: str) -> ClientMessage:
     try:
         raw = json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise BadMessage("bad_json", f"the message is not JSON: {exc.msg}") from exc
+    except ValueError as exc:
+        raise BadMessage("bad_json", "the message is not JSON") from exc
     if not isinstance(raw, dict):
         raise BadMessage("bad_message", "a message must be a JSON object")
     seq = raw.get("seq")

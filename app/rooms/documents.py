@@ -18,7 +18,9 @@ Patch = list[dict[str, Any]]
 
 
 def escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
+    if "~" in key or "/" in key:
+        return key.replace("~", "~0").replace("/", "~1")
+    return key
 
 
 def make_patch(old: Any, new: Any) -> Patch:
@@ -27,9 +29,14 @@ def make_patch(old: Any, new: Any) -> Patch:
     return ops
 
 
+def _unchanged(old: Any, new: Any) -> bool:
+    # Python's == on whole subtrees runs in C and settles most of a document at once, so the
+    # walk below only descends where something changed. It treats True == 1 and 1 == 1.0 as
+    # equal inside containers; documents keep one type per field, so that never arises.
+    return old is new or (type(old) is type(new) and old == new)
+
+
 def _diff(old: Any, new: Any, path: str, ops: Patch) -> None:
-    if old is new:
-        return
     if type(old) is not type(new):
         ops.append({"op": "replace", "path": path, "value": new})
     elif isinstance(new, dict):
@@ -44,7 +51,7 @@ def _diff_objects(old: dict[str, Any], new: dict[str, Any], path: str, ops: Patc
     for key, value in old.items():
         if key not in new:
             ops.append({"op": "remove", "path": f"{path}/{escape(key)}"})
-        else:
+        elif not _unchanged(value, new[key]):
             _diff(value, new[key], f"{path}/{escape(key)}", ops)
     for key, value in new.items():
         if key not in old:
@@ -57,7 +64,8 @@ def _diff_lists(old: list[Any], new: list[Any], path: str, ops: Patch) -> None:
         ops.append({"op": "replace", "path": path, "value": new})
         return
     for index in range(shared):
-        _diff(old[index], new[index], f"{path}/{index}", ops)
+        if not _unchanged(old[index], new[index]):
+            _diff(old[index], new[index], f"{path}/{index}", ops)
     for index in range(shared, len(new)):
         ops.append({"op": "add", "path": f"{path}/-", "value": new[index]})
     # Remove from the end backwards so every index stays valid while the patch is applied.

@@ -77,6 +77,8 @@ class Room:
         self.bot_timer = OneShot("bot")
         self._turn_key: tuple[Any, ...] | None = None
         self.last_activity = time.monotonic()
+        self._info: dict[str, Any] | None = None
+        self._info_version = -1
 
     # -- reading -------------------------------------------------------------------------
 
@@ -98,6 +100,15 @@ class Room:
             "invite_path": f"/r/{self.spec.room_id}",
         }
 
+    def _shared_info(self) -> dict[str, Any]:
+        # One room info object per version, shared by every document: the differ then skips
+        # the whole subtree by identity when nothing in it changed.
+        if self._info_version != self.version or self._info is None:
+            info = self.info()
+            self._info = self._info if info == self._info else info
+            self._info_version = self.version
+        return self._info
+
     def document(self, seat: int | None) -> Document:
         engine = self.match.engine if self.match else None
         legal: list[dict[str, Any]] = []
@@ -105,7 +116,7 @@ class Room:
         if engine is not None and seat is not None and playing and seat in engine.to_act():
             legal = engine.legal_actions(seat)
         return {
-            "room": self.info(),
+            "room": self._shared_info(),
             "you": {"seat": seat, "legal": legal},
             "game": engine.view(seat) if engine is not None else None,
             "deadline": self.turn_timer.deadline_ms,
