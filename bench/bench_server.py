@@ -149,6 +149,7 @@ class Phase:
     cpu_per_move_us: float = 0.0
     cpu_share: float = 0.0
     kb_per_room: float = 0.0
+    client_share: float = 0.0
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -181,8 +182,10 @@ async def run_phase(
         rss_after = server.rss_kb()
         stats.measuring = True
         cpu0, moves0, t0 = server.cpu_seconds(), stats.moves, time.perf_counter()
+        own0 = sum(os.times()[:2])
         await asyncio.sleep(seconds)
         cpu1, moves1, t1 = server.cpu_seconds(), stats.moves, time.perf_counter()
+        own1 = sum(os.times()[:2])
         stats.measuring = False
         await asyncio.gather(*(table.close() for table in tables), return_exceptions=True)
     moves = max(1, moves1 - moves0)
@@ -193,6 +196,7 @@ async def run_phase(
         cpu_per_move_us=(cpu1 - cpu0) / moves * 1e6,
         cpu_share=(cpu1 - cpu0) / (t1 - t0),
         kb_per_room=(rss_after - rss_before) / rooms,
+        client_share=(own1 - own0) / (t1 - t0),
     )
 
 
@@ -203,7 +207,8 @@ def line(name: str, phase: Phase) -> str:
         f"{percentile(phase.everyone, 0.5) * 1e3:6.2f} ms  p99 "
         f"{percentile(phase.everyone, 0.99) * 1e3:6.2f} ms | {phase.moves_per_s:7.0f} moves/s "
         f"| server CPU {phase.cpu_share * 100:4.0f}% = {phase.cpu_per_move_us:5.0f} us/move "
-        f"| {phase.kb_per_room:6.1f} KB/room ({len(phase.own)} samples)"
+        f"| {phase.kb_per_room:6.1f} KB/room | client CPU {phase.client_share * 100:3.0f}% "
+        f"({len(phase.own)} samples)"
     )
 
 
