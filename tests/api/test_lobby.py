@@ -187,3 +187,14 @@ def test_invite_history_and_rules_links_serve_the_browser_page(http) -> None:
         page = http.get(path)
         assert (page.status_code, page.text) == (200, home.text)
     assert http.get("/healthz").json() == {"status": "ok"}
+
+
+def test_leaving_during_the_match_hands_the_seat_to_a_bot_for_good(server, http) -> None:
+    room_id = create_room(server, game="rummikub", players=2)["room_id"]
+    ann, bob = join(server, room_id, "ann"), join(server, room_id, "bob")
+    for token in (ann, bob):
+        http.post(f"/api/rooms/{room_id}/ready", headers=bearer(token))
+    left = http.post(f"/api/rooms/{room_id}/leave", headers=bearer(bob)).json()
+    assert left["seats"][1]["kind"] == "bot"
+    gone = http.get(f"/api/rooms/{room_id}/state", headers=bearer(bob))
+    assert (gone.status_code, error_code(gone)) == (401, "bad_token")

@@ -136,3 +136,25 @@ async def test_two_tabs_of_one_seat_both_follow_the_game(server) -> None:
     await tab2.wait_for(lambda: tab2.version >= reply["version"])
     assert tab2.doc == tab1.doc if tab2.version == tab1.version else True
     await asyncio.gather(tab1.close(), tab2.close())
+
+
+async def test_the_next_hand_waits_until_every_person_is_ready() -> None:
+    with live_server(between_hands_s=3600) as server:
+        room = create_room(server, game="gin_rummy", players=2, options={"target": 10_000})
+        room_id = room["room_id"]
+        tokens = [join(server, room_id, "ann"), join(server, room_id, "bob")]
+        url = server.ws_url(room_id)
+        ann, bob = shared_clients([(url, tokens[0]), (url, tokens[1])])
+        await ann.connect()
+        await bob.connect()
+        await ann.send({"type": "ready"})
+        await bob.send({"type": "ready"})
+        await ann.wait_for(lambda: ann.status == "playing")
+        await play_until([ann, bob], seat_bots("gin_rummy", [0, 1]), status="between_hands")
+        first_hand = ann.doc["game"]["hand_number"]
+        await ann.send({"type": "ready"})
+        await ann.wait_for(lambda: ann.doc["room"]["seats"][0]["ready"])
+        assert ann.status == "between_hands"
+        await bob.send({"type": "ready"})
+        await ann.wait_for(lambda: ann.status == "playing")
+        assert ann.doc["game"]["hand_number"] == first_hand + 1
