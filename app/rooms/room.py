@@ -152,6 +152,7 @@ class Room:
         async with self.lock:
             seat = await self._touch(token_hash)
             self.fanout.close_seat(seat.index, CLOSE_SEAT_GONE, "you left this seat")
+            seat.connections = 0
             if self.status is RoomStatus.WAITING:
                 self.seats.release(seat)
             else:

@@ -158,3 +158,22 @@ async def test_the_next_hand_waits_until_every_person_is_ready() -> None:
         await bob.send({"type": "ready"})
         await ann.wait_for(lambda: ann.status == "playing")
         assert ann.doc["game"]["hand_number"] == first_hand + 1
+
+
+async def test_leaving_closes_the_seats_sockets_and_frees_the_seat(server) -> None:
+    room = create_room(server, game="gin_rummy", players=2)
+    room_id = room["room_id"]
+    token = join(server, room_id, "ann")
+    url = server.ws_url(room_id)
+    ann, watcher = shared_clients([(url, token), (url, None)])
+    await ann.connect()
+    await watcher.connect()
+    await watcher.wait_for(lambda: watcher.doc["room"]["seats"][0]["connected"])
+    answer = await call(server, "POST", f"/api/rooms/{room_id}/leave", token)
+    assert answer.status_code == 200
+    await ann.wait_for(ann.closed.is_set)
+    assert ann.close_code == 4401
+    await watcher.wait_for(lambda: watcher.doc["room"]["seats"][0]["kind"] == "empty")
+    join(server, room_id, "bob", seat=0)
+    await watcher.wait_for(lambda: watcher.doc["room"]["seats"][0]["name"] == "bob")
+    assert not watcher.doc["room"]["seats"][0]["connected"]
