@@ -27,6 +27,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "not_found": 404,
     "method_not_allowed": 405,
     "storage_unavailable": 503,
+    "internal_error": 500,
 }
 CONFLICT = 409
 

@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from app.games.engine import Action, Engine, Seat
+from app.games.engine import Action, Engine, IllegalAction, Seat
 from app.rooms.errors import RoomError
 from app.storage.store import FINISHED, MatchStore, SeatRecord
 
@@ -83,7 +83,15 @@ class Match:
     async def apply(self, seat: Seat | None, action: Mapping[str, Any]) -> None:
         """Apply, then log durably; IllegalAction or RoomError leave everything as it was."""
         before = self.engine.to_json()
-        self.engine.apply(seat, action)
+        try:
+            self.engine.apply(seat, action)
+        except IllegalAction:
+            raise
+        except Exception as exc:
+            # An engine bug must not leave a half-applied state behind the room's back.
+            log.exception("engine failed on %r in match %s", action, self.match_id)
+            self.engine = self.engine_cls.from_json(before)
+            raise RoomError("internal_error", "the server could not apply this action") from exc
         try:
             await self.store.append_action(
                 match_id=self.match_id, index=self.next_index, seat=seat, action=dict(action)
