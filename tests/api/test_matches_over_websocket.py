@@ -100,7 +100,8 @@ async def test_reconnecting_with_the_token_resumes_the_seat_with_a_fresh_snapsho
     await bob.connect()
     for client in (ann, bob):
         await client.send({"type": "ready"})
-    await ann.wait_for(lambda: ann.status == "playing")
+    for client in (ann, bob):
+        await client.wait_for(lambda c=client: c.status == "playing" and c.doc["game"] is not None)
     mover = ann if ann.legal else bob
     rack_before = mover.doc["game"]["rack"]
     await mover.close()

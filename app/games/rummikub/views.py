@@ -131,8 +131,10 @@ def legal_templates(game: Rummikub, seat: Seat | None) -> list[Action]:
         actions.append({"type": "split", "meld": 0, "at": 1})
     if len(table) > 1:
         actions.append({"type": "merge", "meld": 0, "into": 1})
-    if any(is_joker(tile) for meld in table for tile in meld):
-        actions.append({"type": "declare", "joker": "J1", "as": None})
+    # Name a joker that is on the table: "J1" might be on another seat's rack.
+    table_jokers = sorted(tile for meld in table for tile in meld if is_joker(tile))
+    if table_jokers:
+        actions.append({"type": "declare", "joker": table_jokers[0], "as": None})
     if turn is not None:
         actions.append({"type": "reset"})
         if turn.laid:
