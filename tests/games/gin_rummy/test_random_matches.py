@@ -36,7 +36,10 @@ def assert_no_leak(match: GinRummy, seat: int | None) -> None:
     for index, table in enumerate(view["tables"]):
         assert not set(strings_in(table)) & match.hidden_at(seat, index)
     if view["me"] is not None:
-        assert not set(strings_in(view["me"])) & match.hidden_at(seat, view["me"]["table"])
+        hidden = match.hidden_at(seat, view["me"]["table"])
+        assert not set(strings_in(view["me"])) & hidden
+        assert seat is not None
+        assert not set(strings_in(match.legal_actions(seat))) & hidden
     rest = {key: value for key, value in view.items() if key not in ("tables", "me")}
     assert not set(strings_in(rest)) & ALL_CARDS
 

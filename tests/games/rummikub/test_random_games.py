@@ -89,6 +89,9 @@ def check_invariants(engine: Rummikub) -> None:
         leaked = strings_in(view) & engine.hidden_from(seat)
         assert not leaked, f"view of seat {seat} shows hidden tiles {sorted(leaked)}"
         json.dumps(view)
+        if seat is not None:
+            named = strings_in(engine.legal_actions(seat)) & engine.hidden_from(seat)
+            assert not named, f"legal actions of seat {seat} name hidden tiles {sorted(named)}"
 
 
 def check_round_scores(record: dict[str, Any], players: int) -> None:
