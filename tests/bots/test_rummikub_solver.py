@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from functools import cache
 from itertools import combinations
 
+import highspy
+import numpy as np
 import pytest
 
 from app.bots.rummikub_solver import Solution, solve
@@ -245,3 +247,18 @@ def test_the_solver_matches_exhaustive_search_on_small_states(initial_meld_done:
         assert_is_a_legal_play(solution, table, rack, initial_meld_done)
         expected = brute_force(table, rack, initial_meld_done)
         assert score(solution) == expected, (table, rack)
+
+
+def test_the_solver_still_works_after_another_highs_model_ran_in_the_process() -> None:
+    other = highspy.Highs()
+    other.setOptionValue("output_flag", False)
+    lp = highspy.HighsLp()
+    lp.num_col_ = 1
+    lp.col_cost_ = np.array([1.0])
+    lp.col_lower_ = np.array([0.0])
+    lp.col_upper_ = np.array([1.0])
+    lp.integrality_ = [highspy.HighsVarType.kInteger]
+    other.passModel(lp)
+    other.run()
+    solution = solve([["R4a", "R5a", "R6a", "R7a"]], ["R8a", "K5a", "B5a"], initial_meld_done=True)
+    assert solution.placed == ["R8a"]
