@@ -55,7 +55,7 @@ HIGHS_OPTIONS: dict[str, bool | int | float | str] = {
 # The exact-cover search's budget per rack tile to place, before the integer program takes
 # over: its start shortens the program's search on crowded tables (measured by the bench);
 # on small problems the program alone is quicker.
-COVER_NODES_PER_TILE = 100
+COVER_NODES_PER_TILE = 30
 
 
 @dataclass(frozen=True)
