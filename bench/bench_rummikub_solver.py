@@ -1,9 +1,12 @@
-"""Time the exact Rummikub solver on a seeded set of mid-game states.
+"""Time the exact Rummikub solver on a seeded set of mid-game states; bot win rates.
 
 A state is a table of valid melds (about 70 tiles) dealt from a shuffled set of 106 tiles
 and a rack of about 30 of the rest. Prints the median, 90th percentile and max solve time.
+With `--bot-games N` it also plays N seeded two-player rounds of each solver bot level
+against the baseline bot and prints win rates (Wilson 95% intervals) and decision times.
 
     python bench/bench_rummikub_solver.py [--states 300] [--table 70] [--rack 30] [--seed 1]
+        [--time-limit S] [--initial] [--bot-games N]
 """
 
 from __future__ import annotations
@@ -12,9 +15,15 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
+from bench_gin_bots import wilson
+
+from app.bots.rummikub_basic import BasicRummikubBot
 from app.bots.rummikub_melds import COLOURS, catalogue, type_name
 from app.bots.rummikub_solver import solve
+from app.bots.rummikub_solver_bot import SolverRummikubBot
+from app.games.rummikub import Rummikub
 
 
 def full_set() -> list[str]:
@@ -50,6 +59,42 @@ def mid_game_state(rng: random.Random, table_size: int, rack_size: int):
     return table, rest[:rack_size]
 
 
+def play_round(level: str, seed: int, times: list[float]) -> bool:
+    """One seeded two-player round, solver bot against the baseline; True if the solver wins."""
+    solver_seat = seed % 2
+    bots: list[Any] = [None, None]
+    bots[solver_seat] = SolverRummikubBot(seed, level)  # type: ignore[arg-type]
+    bots[1 - solver_seat] = BasicRummikubBot(seed)
+    game = Rummikub.new({}, 2, seed=seed)
+    for _ in range(5_000):
+        seats = game.to_act()
+        if game.is_over() or not seats:
+            break
+        seat = seats[0]
+        view, legal = game.view(seat), game.legal_actions(seat)
+        start = time.perf_counter()
+        action = bots[seat].choose(view, legal)
+        if seat == solver_seat:
+            times.append(time.perf_counter() - start)
+        game.apply(seat, action)
+    result = game.result()
+    return result is not None and solver_seat in result["winners"]
+
+
+def bot_games(games: int, seed: int) -> None:
+    for level in ("hard", "normal"):
+        times: list[float] = []
+        wins = sum(play_round(level, seed + i, times) for i in range(games))
+        low, high = wilson(wins, games)
+        times.sort()
+        print(
+            f"{level} vs baseline: {wins}/{games} rounds won, rate {wins / games:.3f} "
+            f"(95% CI {low:.3f}-{high:.3f}); decision ms median "
+            f"{statistics.median(times) * 1000:.1f} max {times[-1] * 1000:.0f}",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--states", type=int, default=300)
@@ -58,7 +103,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per solve")
     parser.add_argument("--initial", action="store_true", help="before the initial meld")
+    parser.add_argument("--bot-games", type=int, default=0, help="rounds per bot level")
     args = parser.parse_args()
+    if args.bot_games:
+        bot_games(args.bot_games, args.seed)
     rng = random.Random(args.seed)
     states = [mid_game_state(rng, args.table, args.rack) for _ in range(args.states)]
     done = not args.initial

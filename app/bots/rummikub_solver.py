@@ -14,6 +14,14 @@ whole this way.
 
 Before the initial meld the table is left alone: the rack alone must form melds worth at
 least the minimum (jokers count what they stand for), or nothing is placed.
+
+After it, an exact-cover search (`rummikub_cover`) first tries to lay every rack tile that
+fits some meld; when it finishes, its split is the answer without the program. Otherwise
+the program starts from its best split, or from the old table.
+
+Speed: on crowded tables (70 table and 30 rack tiles, bench/bench_rummikub_solver.py) the
+program needs tens to thousands of milliseconds, far from the 3 ms aimed at; in real games
+(a 14-tile start, racks of 5-20) a solve takes a few milliseconds. `time_limit_s` bounds it.
 """
 
 from __future__ import annotations
