@@ -23,8 +23,8 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 COPY alembic.ini ./
 COPY app ./app
 COPY static ./static
-# Editable, so the code stays here: the server serves static/ from beside app/, and the
-# migrations travel inside the app package (app/storage/migrations).
+COPY migrations ./migrations
+# Editable, so the code stays here: the server reads static/ and migrations/ from beside app/.
 RUN pip install --no-deps -e .
 
 RUN useradd --system --uid 10001 --home-dir /srv/meldhall --shell /usr/sbin/nologin meldhall \

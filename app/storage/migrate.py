@@ -11,7 +11,9 @@ from sqlalchemy.engine import Connection
 
 from app.storage.database import create_engine
 
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+# The design keeps migrations/ at the top of the source tree, beside static/; both are read
+# from the checkout (the Quick start and the Docker image install it in editable mode).
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
 
 def alembic_config(url: str) -> Config:
