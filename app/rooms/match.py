@@ -134,8 +134,8 @@ class Match:
 def final_scores(result: dict[str, Any] | None) -> list[int] | None:
     if not result:
         return None
-    for key in ("final_scores", "scores", "totals"):
-        value = result.get(key)
-        if isinstance(value, list) and all(isinstance(v, int) for v in value):
-            return value
+    # Every engine's result carries "scores", one total per seat (partners share their side's).
+    value = result.get("scores")
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        return value
     return None

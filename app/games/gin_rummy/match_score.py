@@ -76,9 +76,14 @@ def final_result(
     best = max(totals)
     leaders = [index for index, total in enumerate(totals) if total == best]
     winner = leaders[0] if len(leaders) == 1 else (target_side if target_side in leaders else None)
+    seat_scores = [0] * sum(len(side) for side in sides)
+    for entry in breakdown:
+        for seat in entry["seats"]:
+            seat_scores[seat] = entry["total"]
     return {
         "sides": breakdown,
         "totals": totals,
+        "scores": seat_scores,
         "reached_target": target_side,
         "shutout": breakdown[target_side]["shutout_bonus"] > 0,
         "winner_side": winner,

@@ -216,3 +216,18 @@ def test_with_four_players_partners_scores_add_up_after_both_tables_finish() -> 
     scores = view["scores"]
     assert view["side_scores"] == [scores[0] + scores[2], scores[1] + scores[3]]
     assert len(view["history"]) == 2
+
+
+def test_with_four_players_each_seat_ends_with_its_partnerships_total() -> None:
+    match = GinRummy.new({"target": 1}, 4, seed=8)
+    rng = random.Random(8)
+    while not match.is_over():
+        if match.phase == "hand_over":
+            match.apply(None, {"type": "next_hand"})
+            continue
+        seat = match.to_act()[0]
+        match.apply(seat, greedy_action(match, seat, rng))
+    result = match.result()
+    assert result is not None
+    totals = result["totals"]
+    assert result["scores"] == [totals[0], totals[1], totals[0], totals[1]]
