@@ -4,7 +4,9 @@
   it keeps a joker on its rack when the play without it still lays something, the rack is
   not emptied and no opponent is close to going out: a joker is worth 30 against you at the
   end but is the most useful tile to hold.
-- normal: never touches the table: new melds from its own rack only (the best such play).
+- normal: never rearranges the table: the best new melds from its own rack, or the
+  baseline bot's play (rack melds plus tiles added to the ends of table melds) when that
+  lays more tiles.
 Before the initial meld both play the best melds worth the threshold, or draw.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
+from app.bots.rummikub_basic import BasicRummikubBot
 from app.bots.rummikub_solver import Solution, solve
 from app.games.rummikub import IllegalAction, check_play
 from app.games.rummikub.play import carry_declarations
@@ -25,6 +28,18 @@ Level = Literal["normal", "hard"]
 DANGER_RACK_SIZE = 4
 # A room waits for a bot; past this the solver answers with the best play found so far.
 SOLVE_TIME_LIMIT_S = 2.0
+
+
+def _more_tiles(ours: Action | None, baseline: Action, view: View) -> Action | None:
+    """Whichever play lays more tiles (ours on a tie); None if neither is a play."""
+    if baseline.get("type") != "play":
+        return ours
+    before = sum(len(meld["tiles"]) for meld in view["table"])
+
+    def laid(play: Action | None) -> int:
+        return -1 if play is None else sum(len(meld) for meld in play["table"]) - before
+
+    return baseline if laid(baseline) > laid(ours) else ours
 
 
 def _rack_before_turn(view: View) -> list[str]:
@@ -42,11 +57,14 @@ class SolverRummikubBot:
         self._random = random.Random(seed)
         self.level = level
         self.hold_back = hold_back
+        self._baseline = BasicRummikubBot(seed)
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         kinds = {action["type"] for action in legal}
         if "play" in kinds and view.get("rack"):
             play = self._play(view)
+            if self.level == "normal":
+                play = _more_tiles(play, self._baseline.choose(view, legal), view)
             if play is not None:
                 return play
         for kind in ("draw", "pass", "next_round", "timeout"):
