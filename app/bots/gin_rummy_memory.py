@@ -47,6 +47,7 @@ class TableSight:
     phase: str
     first_to_play: bool
     knock_limit: int
+    undercut_bonus: int
 
     @classmethod
     def from_view(cls, view: View) -> TableSight | None:
@@ -64,6 +65,7 @@ class TableSight:
             phase=table["phase"],
             first_to_play=table["seats"][0] == me["seat"],
             knock_limit=int(table.get("knock_limit") or 0),
+            undercut_bonus=int((view.get("config") or {}).get("undercut_bonus", 25)),
         )
 
 

@@ -213,7 +213,7 @@ class StrongGinBot:
         mine = min_deadwood_mask(kept)
         melds = best_arrangement_mask(kept).melds
         layable = layoff_cards(melds)
-        undercut = 25
+        undercut = sight.undercut_bonus
         total = 0.0
         for opponent, deadwood, weight in self._opponents(memory, sight):
             theirs = min(deadwood, min_deadwood_mask(opponent & ~layable))
