@@ -10,12 +10,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
-from app.games.gin_rummy.cards import DECK_SIZE, card_points, names, rank_of, to_mask
+from app.games.gin_rummy.cards import (
+    CARD_NAMES,
+    CARD_POINTS,
+    DECK_SIZE,
+    card_points,
+    from_mask,
+    names,
+    rank_of,
+    to_mask,
+)
 from app.games.gin_rummy.melds import best_arrangement_mask, min_deadwood_mask
 
 HAND_SIZE = 10
+# Own-hand summaries by (cards, card taken this turn). A seat's cards change only on its own
+# moves, so a view recomputed after the opponent's move finds its summary here; a few thousand
+# entries cover every seat of a busy server between two of its moves.
+OWN_SUMMARY_CACHE = 4096
 
 
 class HandPhase(StrEnum):
@@ -167,7 +181,7 @@ def table_view(hand: Hand, seat: int | None) -> dict[str, Any]:
         "phase": hand.phase.value,
         "turn": None if hand.phase is HandPhase.OVER else hand.seats[hand.turn],
         "stock_count": len(hand.stock),
-        "discard_pile": [names([card])[0] for card in hand.discard],
+        "discard_pile": [CARD_NAMES[card] for card in hand.discard],
         "knock_limit": hand.knock_limit,
         "players": [
             _player_view(hand, position, laid_open or position == own) for position in (0, 1)
@@ -176,21 +190,48 @@ def table_view(hand: Hand, seat: int | None) -> dict[str, Any]:
     }
 
 
+def knock_deadwood_mask(mask: int, taken: int | None) -> int:
+    """The lowest deadwood left by setting aside one card (not the one just taken) of 11."""
+    whole = min_deadwood_mask(mask)
+    best = 1 << 30
+    # Setting card c aside leaves at least whole - points(c), so trying the highest cards
+    # first lets the search stop as soon as no remaining card could do better.
+    for card in sorted(from_mask(mask), key=CARD_POINTS.__getitem__, reverse=True):
+        if card == taken:
+            continue
+        if whole - CARD_POINTS[card] >= best:
+            break
+        best = min(best, min_deadwood_mask(mask & ~(1 << card)))
+    return best
+
+
+@lru_cache(maxsize=OWN_SUMMARY_CACHE)
+def _own_summary(mask: int, taken: int | None) -> tuple[Any, ...]:
+    """Immutable parts of the own view: cards, melds, deadwood, points, knock deadwood."""
+    arrangement = best_arrangement_mask(mask)
+    knock = knock_deadwood_mask(mask, taken) if mask.bit_count() > HAND_SIZE else None
+    return (
+        tuple(CARD_NAMES[card] for card in from_mask(mask)),
+        tuple(tuple(names(meld)) for meld in arrangement.melds),
+        tuple(names(arrangement.deadwood)),
+        arrangement.deadwood_points,
+        knock,
+    )
+
+
 def own_view(hand: Hand, seat: int) -> dict[str, Any]:
     """The seat's own cards, best arrangement and (holding 11) the lowest knock deadwood."""
     position = hand.seats.index(seat)
-    cards = hand.cards[position]
-    mask = to_mask(cards)
-    knock_deadwood = None
-    if len(cards) > HAND_SIZE:
-        knock_deadwood = min(
-            min_deadwood_mask(mask & ~(1 << card)) for card in cards if card != hand.taken
-        )
+    cards, melds, deadwood, points, knock = _own_summary(to_mask(hand.cards[position]), hand.taken)
     return {
         "seat": seat,
         "table": hand.table,
-        "hand": names(cards),
-        "arrangement": best_arrangement_mask(mask).to_json(),
-        "knock_deadwood": knock_deadwood,
-        "taken_this_turn": None if hand.taken is None else names([hand.taken])[0],
+        "hand": list(cards),
+        "arrangement": {
+            "melds": [list(meld) for meld in melds],
+            "deadwood": list(deadwood),
+            "deadwood_points": points,
+        },
+        "knock_deadwood": knock,
+        "taken_this_turn": None if hand.taken is None else CARD_NAMES[hand.taken],
     }

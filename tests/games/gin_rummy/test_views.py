@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from app.games.gin_rummy import GinRummy
+from app.games.gin_rummy.melds import min_deadwood
 from tests.games.gin_rummy.deals import rigged, seats, table
 
 FIRST = "H1 H2 H3 S4 S5 S6 D7 D8 D9 C13"
@@ -106,3 +107,19 @@ def test_the_history_in_a_view_holds_scores_but_no_cards() -> None:
         "points": 51 - 2,
     }
     assert match.hand_results()[0]["points"] == 49
+
+
+def test_knock_deadwood_is_the_lowest_deadwood_any_discard_but_the_taken_card_leaves() -> None:
+    checked = 0
+    for seed in range(40):
+        match = GinRummy.new(GinRummy.validate_config({}, 2), 2, seed=seed)
+        while match.to_act() and checked < 400:
+            seat = match.to_act()[0]
+            me = match.view(seat)["me"]
+            if len(me["hand"]) == 11:
+                choices = [c for c in me["hand"] if c != me["taken_this_turn"]]
+                lowest = min(min_deadwood([c for c in me["hand"] if c != out]) for out in choices)
+                assert me["knock_deadwood"] == lowest
+                checked += 1
+            match.apply(seat, match.legal_actions(seat)[0])
+    assert checked > 100
