@@ -250,9 +250,7 @@ class GinRummy:
             "scores": list(self.scores),
             "side_scores": side_points(self.sides, self.scores),
             "hands_won": self.hands_won(),
-            "history": [
-                {key: record[key] for key in _SUMMARY_KEYS} for record in self.hand_results()
-            ],
+            "history": [{key: record[key] for key in _SUMMARY_KEYS} for record in self.history],
             "tables": [table_view(hand, seat) for hand in self.hands],
             "me": None if own is None or seat is None else own_view(own, seat),
             "result": self.result(),

@@ -19,6 +19,7 @@ from app.games.gin_rummy.cards import (
     SUIT_BITS,
     SUIT_WORD,
     card_points,
+    from_mask,
     names,
     rank_of,
     suit_of,
@@ -144,28 +145,28 @@ def _runs_of(mask: int) -> list[tuple[int, ...]]:
     runs: list[tuple[int, ...]] = []
     for suit in range(4):
         covered = RUN_COVER[(mask >> (SUIT_BITS * suit)) & SUIT_WORD]
-        run: list[int] = []
-        for rank_index in range(SUIT_BITS + 1):
-            if rank_index < SUIT_BITS and covered >> rank_index & 1:
-                run.append(suit * SUIT_BITS + rank_index)
-            elif run:
-                runs.append(tuple(run))
-                run = []
+        while covered:
+            start = (covered & -covered).bit_length() - 1
+            stretch = covered >> start
+            # The number of consecutive ranks from `start`: the trailing ones of `stretch`.
+            length = ((stretch + 1) & ~stretch).bit_length() - 1
+            first = suit * SUIT_BITS + start
+            runs.append(tuple(range(first, first + length)))
+            covered &= ~(((1 << length) - 1) << start)
     return runs
 
 
 def _sets_of(chosen: int) -> list[tuple[int, ...]]:
     by_rank: dict[int, list[int]] = {}
-    for card in range(52):
-        if chosen >> card & 1:
-            by_rank.setdefault(rank_of(card), []).append(card)
+    for card in from_mask(chosen):
+        by_rank.setdefault(rank_of(card), []).append(card)
     return [tuple(cards) for _, cards in sorted(by_rank.items())]
 
 
 def _arrangement_with_sets(mask: int, chosen: int) -> Arrangement:
     runs = _runs_of(mask & ~chosen)
     melded = chosen | to_mask(card for run in runs for card in run)
-    deadwood = tuple(card for card in range(52) if (mask & ~melded) >> card & 1)
+    deadwood = tuple(from_mask(mask & ~melded))
     return Arrangement(melds=tuple(_sets_of(chosen) + runs), deadwood=deadwood)
 
 
