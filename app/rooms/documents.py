@@ -29,33 +29,41 @@ def make_patch(old: Any, new: Any) -> Patch:
     return ops
 
 
-def _unchanged(old: Any, new: Any) -> bool:
-    # Python's == on whole subtrees runs in C and settles most of a document at once, so the
-    # walk below only descends where something changed. It treats True == 1 and 1 == 1.0 as
-    # equal inside containers; documents keep one type per field, so that never arises.
-    return old is new or (type(old) is type(new) and old == new)
+# Python's == on whole subtrees runs in C and settles most of a document at once, so the walk
+# below only descends where something changed. It treats True == 1 and 1 == 1.0 as equal
+# inside containers; documents keep one type per field, so that never arises. The check
+# `old is new or (type(old) is type(new) and old == new)` is written out inline in the loops
+# because a function call per key was a fifth of the differ's time.
 
 
 def _diff(old: Any, new: Any, path: str, ops: Patch) -> None:
-    if type(old) is not type(new):
+    kind = type(new)
+    if type(old) is not kind:
         ops.append({"op": "replace", "path": path, "value": new})
-    elif isinstance(new, dict):
+    elif kind is dict:
         _diff_objects(old, new, path, ops)
-    elif isinstance(new, list):
+    elif kind is list:
         _diff_lists(old, new, path, ops)
     elif old != new:
         ops.append({"op": "replace", "path": path, "value": new})
 
 
 def _diff_objects(old: dict[str, Any], new: dict[str, Any], path: str, ops: Patch) -> None:
+    kept = 0
     for key, value in old.items():
         if key not in new:
             ops.append({"op": "remove", "path": f"{path}/{escape(key)}"})
-        elif not _unchanged(value, new[key]):
-            _diff(value, new[key], f"{path}/{escape(key)}", ops)
-    for key, value in new.items():
-        if key not in old:
-            ops.append({"op": "add", "path": f"{path}/{escape(key)}", "value": value})
+            continue
+        kept += 1
+        fresh = new[key]
+        if value is fresh or (type(value) is type(fresh) and value == fresh):
+            continue
+        _diff(value, fresh, f"{path}/{escape(key)}", ops)
+    # Every key of `new` was seen above unless it holds more keys than were kept.
+    if kept != len(new):
+        for key, value in new.items():
+            if key not in old:
+                ops.append({"op": "add", "path": f"{path}/{escape(key)}", "value": value})
 
 
 def _diff_lists(old: list[Any], new: list[Any], path: str, ops: Patch) -> None:
@@ -64,8 +72,10 @@ def _diff_lists(old: list[Any], new: list[Any], path: str, ops: Patch) -> None:
         ops.append({"op": "replace", "path": path, "value": new})
         return
     for index in range(shared):
-        if not _unchanged(old[index], new[index]):
-            _diff(old[index], new[index], f"{path}/{index}", ops)
+        before, after = old[index], new[index]
+        if before is after or (type(before) is type(after) and before == after):
+            continue
+        _diff(before, after, f"{path}/{index}", ops)
     for index in range(shared, len(new)):
         ops.append({"op": "add", "path": f"{path}/-", "value": new[index]})
     # Remove from the end backwards so every index stays valid while the patch is applied.

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, Protocol
+
+import orjson
 
 from app.rooms.documents import make_patch
 
@@ -14,7 +15,10 @@ PROTOCOL = 1
 
 
 def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    # orjson: the same compact UTF-8 text as json.dumps(separators=(",", ":"),
+    # ensure_ascii=False) in a fifth of the time (bench/bench_diff.py: ~2 us against ~10 us
+    # per patch message); int keys become strings as json would make them.
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Outbox(Protocol):
