@@ -63,6 +63,10 @@ class GinRummy:
         self.history: list[dict[str, Any]] = list(data["history"])
         self.target_side: int | None = data["target_side"]
         self.sides = sides_for(self.players)
+        # Parts of views kept between calls, each with the inputs it was built from (see view).
+        self._match_key: tuple[Any, ...] | None = None
+        self._match_part: dict[str, Any] = {}
+        self._own_parts: dict[Seat, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
     @classmethod
     def options(cls) -> list[dict[str, Any]]:
@@ -237,24 +241,45 @@ class GinRummy:
         return won
 
     def view(self, seat: Seat | None) -> View:
+        """What `seat` may know. Views are read-only: parts that did not change since the last
+        call are the same objects, so building a view and diffing two of them is cheap."""
         own = None if seat is None else self._hand_of(seat)
-        return {
+        view: View = {
             "game": self.name,
             "seat": seat,
             "players": self.players,
             "phase": self.phase,
-            "config": dict(self.config),
             "hand_number": self.number,
             "to_act": self.to_act(),
-            "sides": [list(side) for side in self.sides],
-            "scores": list(self.scores),
-            "side_scores": side_points(self.sides, self.scores),
-            "hands_won": self.hands_won(),
-            "history": [{key: record[key] for key in _SUMMARY_KEYS} for record in self.history],
-            "tables": [table_view(hand, seat) for hand in self.hands],
-            "me": None if own is None or seat is None else own_view(own, seat),
-            "result": self.result(),
         }
+        view.update(self._match_view())
+        view["tables"] = [table_view(hand, seat) for hand in self.hands]
+        view["me"] = None if own is None or seat is None else self._own_view(own, seat)
+        return view
+
+    def _match_view(self) -> dict[str, Any]:
+        # Scores, history and the result change only when a hand ends or the match does.
+        key = (len(self.history), self.match_phase, self.target_side, self.number)
+        if key != self._match_key:
+            self._match_key = key
+            self._match_part = {
+                "config": dict(self.config),
+                "sides": [list(side) for side in self.sides],
+                "scores": list(self.scores),
+                "side_scores": side_points(self.sides, self.scores),
+                "hands_won": self.hands_won(),
+                "history": [{key: record[key] for key in _SUMMARY_KEYS} for record in self.history],
+                "result": self.result(),
+            }
+        return self._match_part
+
+    def _own_view(self, hand: Hand, seat: Seat) -> dict[str, Any]:
+        # A seat's own part changes only on its own moves, not on the opponent's.
+        key = (hand.number, hand.table, tuple(hand.cards[hand.seats.index(seat)]), hand.taken)
+        cached = self._own_parts.get(seat)
+        if cached is None or cached[0] != key:
+            cached = self._own_parts[seat] = (key, own_view(hand, seat))
+        return cached[1]
 
     def hidden_at(self, seat: Seat | None, table: int) -> set[str]:
         """Card names hidden from `seat` at one table (tables hold equal names with four)."""
