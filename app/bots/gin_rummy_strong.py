@@ -31,8 +31,10 @@ OPPONENT_SAMPLES = 32
 # A guessed opponent hand counts in proportion to exp(-deadwood / this): a player who has been
 # discarding its worst card for several turns rarely holds a hand full of deadwood.
 PLAUSIBLE_DEADWOOD = 8.0
-# A discard whose deadwood is this much above the best one is not worth a lookahead.
+# A discard whose deadwood is this much above the best one is not worth a lookahead, and
+# at most this many discards get one (it bounds a decision's time: about 2 ms each).
 DISCARD_SHORTLIST_POINTS = 10
+DISCARD_SHORTLIST_SIZE = 6
 # One point of the opponent's deadwood saved counts this much against one of ours:
 # less than one, since they take the card only when it helps and we learn what they hold.
 FEED_WEIGHT = 0.6
@@ -178,7 +180,14 @@ class StrongGinBot:
     ) -> Action:
         now = {a["card"]: min_deadwood_mask(hand & ~(1 << CARD_INDEX[a["card"]])) for a in options}
         least = min(now.values())
-        shortlist = [a for a in options if now[a["card"]] <= least + DISCARD_SHORTLIST_POINTS]
+        ranked = sorted(
+            options, key=lambda a: (now[a["card"]], -CARD_POINTS[CARD_INDEX[a["card"]]])
+        )
+        shortlist = [
+            a
+            for a in ranked[:DISCARD_SHORTLIST_SIZE]
+            if now[a["card"]] <= least + DISCARD_SHORTLIST_POINTS
+        ]
         unseen = memory.unseen(sight)
         odds = memory.stock_odds(sight, unseen)
         total_odds = max(1e-9, sum(odds))
