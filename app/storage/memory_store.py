@@ -16,14 +16,17 @@ from app.storage.records import (
     ACTIVE,
     END_STATUSES,
     FINISHED,
+    ROOM_CLOSED,
     STATUSES,
     ActionRecord,
     HandRecord,
     MatchDetail,
     MatchSummary,
     PlayerStats,
+    RoomRecord,
     SeatRecord,
     StoredMatch,
+    StoredRoom,
     StoreError,
     check_seed,
 )
@@ -59,6 +62,7 @@ class _Match:
 class MemoryMatchStore:
     def __init__(self) -> None:
         self._matches: dict[str, _Match] = {}
+        self._rooms: dict[str, StoredRoom] = {}
 
     async def start(self) -> None:
         return None
@@ -137,6 +141,23 @@ class MemoryMatchStore:
         for seat, score in enumerate(final_scores or []):
             if seat in match.seats:
                 match.seats[seat] = replace(match.seats[seat], final_score=score)
+
+    async def save_room(self, *, room: RoomRecord) -> None:
+        at = now()
+        kept = self._rooms.get(room.room_id)
+        copied = replace(room, options=as_json(room.options), seats=list(room.seats))
+        created_at = at if kept is None else kept.created_at
+        self._rooms[room.room_id] = StoredRoom(room=copied, created_at=created_at, updated_at=at)
+
+    async def open_rooms(self) -> list[StoredRoom]:
+        rooms = [r for r in self._rooms.values() if r.room.status != ROOM_CLOSED]
+        return sorted(rooms, key=lambda r: r.created_at)
+
+    async def close_room(self, *, room_id: str) -> None:
+        kept = self._rooms.get(room_id)
+        if kept is not None:
+            closed = replace(kept.room, status=ROOM_CLOSED)
+            self._rooms[room_id] = replace(kept, room=closed, updated_at=now())
 
     def _stored(self, match: _Match) -> StoredMatch:
         return StoredMatch(

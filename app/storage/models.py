@@ -8,6 +8,7 @@ from typing import Any, cast
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -98,7 +99,31 @@ class HandResultRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class RoomRow(Base):
+    """One room, rewritten whole on every change; its seats are a small JSON list.
+
+    match_id is deliberately no foreign key: room writes go through the room's own writer shard,
+    and recovery looks a room's active match up by room_id anyway.
+    """
+
+    __tablename__ = "rooms"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JsonDocument)
+    public: Mapped[bool] = mapped_column(Boolean)
+    spectators: Mapped[bool] = mapped_column(Boolean)
+    # Recovery reads every room that is not closed.
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JsonDocument)
+    match_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 MATCHES = cast(Table, MatchRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 ACTIONS = cast(Table, ActionRow.__table__)
 HANDS = cast(Table, HandResultRow.__table__)
+ROOMS = cast(Table, RoomRow.__table__)

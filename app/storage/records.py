@@ -11,6 +11,8 @@ FINISHED = "finished"
 ABANDONED = "abandoned"
 STATUSES = (ACTIVE, FINISHED, ABANDONED)
 END_STATUSES = (FINISHED, ABANDONED)
+# A room's row outlives the room; "closed" is the one room status the store itself gives meaning.
+ROOM_CLOSED = "closed"
 
 
 class StoreError(Exception):
@@ -39,6 +41,40 @@ class SeatRecord:
     level: str | None
     token_hash: str | None
     final_score: int | None = None
+
+
+@dataclass(frozen=True)
+class RoomSeatRecord:
+    """A taken seat of a room; a bot with a token hash keeps the seat warm for its person."""
+
+    seat: int
+    name: str
+    kind: str  # "human" | "bot"
+    level: str | None
+    token_hash: str | None
+    ready: bool = False
+
+
+@dataclass(frozen=True)
+class RoomRecord:
+    """What rebuilds a room after a restart; its match, if any, comes from the match log."""
+
+    room_id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    public: bool
+    spectators: bool
+    status: str
+    seats: list[RoomSeatRecord]
+    match_id: str | None
+
+
+@dataclass(frozen=True)
+class StoredRoom:
+    room: RoomRecord
+    created_at: datetime
+    updated_at: datetime
 
 
 @dataclass(frozen=True)

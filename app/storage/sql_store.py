@@ -24,7 +24,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.storage import sql_reads
+from app.storage import sql_reads, sql_rooms
 from app.storage.database import create_engine, is_sqlite
 from app.storage.group_commit import GroupCommitWriter
 from app.storage.models import ACTIONS, HANDS, MATCHES, SEATS
@@ -36,8 +36,10 @@ from app.storage.records import (
     MatchDetail,
     MatchSummary,
     PlayerStats,
+    RoomRecord,
     SeatRecord,
     StoredMatch,
+    StoredRoom,
     StoreError,
     check_seed,
 )
@@ -111,8 +113,9 @@ class SqlMatchStore:
     def committed_writes(self) -> int:
         return sum(writer.items for writer in self._writers)
 
-    async def _submit(self, match_id: str, write: Write) -> None:
-        shard = zlib.crc32(match_id.encode()) % len(self._writers)
+    async def _submit(self, key: str, write: Write) -> None:
+        """Writes with the same key (a match id or a room id) commit in the order made."""
+        shard = zlib.crc32(key.encode()) % len(self._writers)
         await self._writers[shard].submit(write)
 
     async def start(self) -> None:
@@ -294,6 +297,22 @@ class SqlMatchStore:
                 )
 
         await self._submit(match_id, Write(run=run))
+
+    async def save_room(self, *, room: RoomRecord) -> None:
+        async def run(connection: AsyncConnection) -> None:
+            await sql_rooms.write_room(connection, room, datetime.now(UTC))
+
+        await self._submit(room.room_id, Write(run=run))
+
+    async def open_rooms(self) -> list[StoredRoom]:
+        async with self.engine.connect() as connection:
+            return await sql_rooms.open_rooms(connection)
+
+    async def close_room(self, *, room_id: str) -> None:
+        async def run(connection: AsyncConnection) -> None:
+            await sql_rooms.mark_closed(connection, room_id, datetime.now(UTC))
+
+        await self._submit(room_id, Write(run=run))
 
     async def unfinished_matches(self) -> list[StoredMatch]:
         async with self.engine.connect() as connection:

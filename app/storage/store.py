@@ -18,6 +18,7 @@ from app.storage.records import (
     ACTIVE,
     END_STATUSES,
     FINISHED,
+    ROOM_CLOSED,
     STATUSES,
     ActionRecord,
     GinStats,
@@ -25,9 +26,12 @@ from app.storage.records import (
     MatchDetail,
     MatchSummary,
     PlayerStats,
+    RoomRecord,
+    RoomSeatRecord,
     RummikubStats,
     SeatRecord,
     StoredMatch,
+    StoredRoom,
     StoreError,
 )
 
@@ -36,6 +40,7 @@ __all__ = [
     "ACTIVE",
     "END_STATUSES",
     "FINISHED",
+    "ROOM_CLOSED",
     "STATUSES",
     "ActionRecord",
     "GinStats",
@@ -44,10 +49,13 @@ __all__ = [
     "MatchStore",
     "MatchSummary",
     "PlayerStats",
+    "RoomRecord",
+    "RoomSeatRecord",
     "RummikubStats",
     "SeatRecord",
     "StoreError",
     "StoredMatch",
+    "StoredRoom",
     "open_store",
 ]
 
@@ -109,6 +117,18 @@ class MatchStore(Protocol):
         final_scores: list[int] | None,
     ) -> None:
         """Close the match as "finished" or "abandoned"; final_scores are per seat."""
+        ...
+
+    async def save_room(self, *, room: RoomRecord) -> None:
+        """Insert or replace the room; returns only once committed, like an action."""
+        ...
+
+    async def open_rooms(self) -> list[StoredRoom]:
+        """Every room not closed, oldest first (crash recovery)."""
+        ...
+
+    async def close_room(self, *, room_id: str) -> None:
+        """Mark the room closed, so it is not rebuilt; closing an unknown room does nothing."""
         ...
 
     async def unfinished_matches(self) -> list[StoredMatch]:

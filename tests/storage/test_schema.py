@@ -15,7 +15,7 @@ from app.storage.database import create_engine
 from app.storage.migrate import upgrade_to_head, upgrade_to_head_sync
 from app.storage.models import Base
 
-TABLES = {"matches", "seats", "actions", "hand_results", "alembic_version"}
+TABLES = {"matches", "seats", "actions", "hand_results", "rooms", "alembic_version"}
 
 
 def differences(connection: Connection) -> list[Any]:
@@ -84,7 +84,7 @@ async def test_migrating_again_is_harmless_and_keeps_the_data(sqlite_url: str) -
             count = await connection.execute(text("SELECT count(*) FROM matches"))
             version = await connection.execute(text("SELECT version_num FROM alembic_version"))
             assert count.scalar_one() == 1
-            assert version.scalar_one() == "0001"
+            assert version.scalar_one() == "0002"
     finally:
         await engine.dispose()
 
