@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -18,9 +19,14 @@ CLOSE_TOO_SLOW = 4008
 
 
 class SocketOutbox:
+    # A deque and one waiter instead of an asyncio.Queue: the same order and bound, with less
+    # memory per socket and less work per message (bench/bench_server.py).
+    __slots__ = ("closed", "limit", "pending", "task", "waiter", "websocket")
+
     def __init__(self, websocket: WebSocket, limit: int = 256) -> None:
         self.websocket = websocket
-        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.pending: deque[str | tuple[int, str]] = deque()
+        self.waiter: asyncio.Future[None] | None = None
         self.limit = limit
         self.closed = False
         self.task: asyncio.Task[None] | None = None
@@ -31,15 +37,21 @@ class SocketOutbox:
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= self.limit:
+        if len(self.pending) >= self.limit:
             self.close(CLOSE_TOO_SLOW, "too far behind; reconnect for a fresh snapshot")
             return
-        self.queue.put_nowait(text)
+        self._push(text)
 
     def close(self, code: int, reason: str) -> None:
         if not self.closed:
             self.closed = True
-            self.queue.put_nowait((code, reason))
+            self._push((code, reason))
+
+    def _push(self, item: str | tuple[int, str]) -> None:
+        self.pending.append(item)
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     async def finish(self) -> None:
         """Stop after whatever is queued has been sent (or the socket is gone)."""
@@ -49,10 +61,15 @@ class SocketOutbox:
                 await self.task
 
     async def _drain(self) -> None:
-        websocket = self.websocket
+        websocket, pending = self.websocket, self.pending
         try:
             while True:
-                item = await self.queue.get()
+                if not pending:
+                    self.waiter = asyncio.get_running_loop().create_future()
+                    await self.waiter
+                    self.waiter = None
+                    continue
+                item = pending.popleft()
                 if isinstance(item, tuple):
                     code, reason = item
                     with contextlib.suppress(Exception):

@@ -6,6 +6,8 @@ import time
 
 
 class TokenBucket:
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
     def __init__(self, rate: float, burst: int) -> None:
         self.rate = rate
         self.burst = float(burst)

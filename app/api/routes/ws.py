@@ -112,6 +112,17 @@ async def close_quietly(websocket: WebSocket, code: int, reason: str) -> None:
 class Session:
     """Reads one connection's messages in order and answers each."""
 
+    __slots__ = (
+        "bucket",
+        "connection",
+        "max_bytes",
+        "outbox",
+        "room",
+        "strikes",
+        "strikes_allowed",
+        "strikes_since",
+    )
+
     def __init__(
         self, room: Room, connection: Connection, outbox: SocketOutbox, settings: Settings
     ) -> None:

@@ -165,10 +165,15 @@ class GinRummy:
     def to_act(self) -> list[Seat]:
         if self.match_phase is not MatchPhase.PLAYING:
             return []
+        if len(self.hands) == 1:
+            return self.hands[0].to_act()
         return [seat for hand in self.hands for seat in hand.to_act()]
 
     def _hand_of(self, seat: Seat) -> Hand | None:
-        return next((hand for hand in self.hands if seat in hand.seats), None)
+        for hand in self.hands:
+            if seat in hand.seats:
+                return hand
+        return None
 
     def legal_actions(self, seat: Seat | None) -> list[Action]:
         if seat is None:

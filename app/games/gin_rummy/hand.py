@@ -26,10 +26,9 @@ from app.games.gin_rummy.cards import (
 from app.games.gin_rummy.melds import best_arrangement_mask, min_deadwood_mask
 
 HAND_SIZE = 10
-# Own-hand summaries by (cards, card taken this turn). A seat's cards change only on its own
-# moves, so a view recomputed after the opponent's move finds its summary here; a few thousand
-# entries cover every seat of a busy server between two of its moves.
-OWN_SUMMARY_CACHE = 4096
+# Own-hand summaries by (cards, card taken this turn), for callers that ask again for the same
+# hand; the engine keeps each seat's latest own view itself, so a small cache is enough.
+OWN_SUMMARY_CACHE = 256
 
 
 class HandPhase(StrEnum):
