@@ -27,6 +27,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
@@ -43,14 +44,10 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def serve_meldhall(port: int, store: str, compression: bool) -> None:
-    import uvicorn
-
-    from app.cli import uvicorn_config
-    from app.main import create_app
+def bench_settings(port: int, compression: bool) -> Any:
     from app.settings import Settings
 
-    settings = Settings(
+    return Settings(
         host="127.0.0.1",
         port=port,
         bot_delay_ms=0,
@@ -60,12 +57,23 @@ def serve_meldhall(port: int, store: str, compression: bool) -> None:
         log_level="warning",
         ws_compression=compression,
     )
+
+
+def serve_meldhall(port: int, store: str, compression: bool) -> None:
+    import uvicorn
+
+    from app.cli import uvicorn_config
+    from app.main import create_app
+
+    settings = bench_settings(port, compression)
     config = uvicorn_config(settings, create_app(settings, store_url=store), backlog=4096)
     uvicorn.Server(config).run()
 
 
 def serve_bare(port: int, compression: bool) -> None:
     import uvicorn
+
+    from app.cli import uvicorn_config
 
     app = FastAPI()
     groups: dict[str, set[WebSocket]] = {}
@@ -85,14 +93,10 @@ def serve_bare(port: int, compression: bool) -> None:
         except WebSocketDisconnect:
             members.discard(websocket)
 
-    uvicorn.run(
-        app,
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        ws_per_message_deflate=compression,
-        backlog=4096,
-    )
+    # The same uvicorn settings as meldhall's (WebSocket implementation, frame cap, pings,
+    # compression, backlog), so the ratios compare the servers and not their configuration.
+    config = uvicorn_config(bench_settings(port, compression), app, backlog=4096, lifespan="off")
+    uvicorn.Server(config).run()
 
 
 @dataclass
@@ -277,7 +281,13 @@ def main() -> None:
     elif options.serve == "bare":
         serve_bare(options.port, options.compression)
     else:
-        asyncio.run(bench(options))
+        # The clients share the machine with the servers: uvloop keeps their share small.
+        try:
+            import uvloop
+        except ImportError:
+            asyncio.run(bench(options))
+        else:
+            uvloop.run(bench(options))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 Both keep at most one move in flight per room: a move is sent, then the next waits until the
 actor has its ack and every seat has the move's message, so the two servers see the same
-pattern of traffic.
+pattern of traffic. Both use bench/light_socket.py, which handles each message in a callback,
+so the clients take as little of the shared CPU as they can.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-import websockets
 
+from bench.light_socket import LightSocket
 from examples.python_client import apply_patch, choose
 
 
@@ -53,9 +54,8 @@ class Room:
         self.flight: InFlight | None = None
         self.scheduled = False
         self.arrivals: dict[int, dict[int, float]] = {}
-        self.sockets: list[Any] = []
-        self.readers: list[asyncio.Task[None]] = []
-        # Kept so the sends are not garbage-collected mid-flight; pruned as they finish.
+        self.sockets: list[LightSocket] = []
+        # Kept so the rematch requests are not garbage-collected mid-flight; pruned as they end.
         self.sends: set[asyncio.Future[None]] = set()
 
     def arrived(self, seat: int, key: int, now: float) -> None:
@@ -103,9 +103,8 @@ class Room:
     async def close(self) -> None:
         self.active = False
         for sock in self.sockets:
-            await sock.close()
-        for reader in self.readers:
-            reader.cancel()
+            sock.close()
+        await asyncio.gather(*(sock.closed for sock in self.sockets))
 
 
 class GinTable(Room):
@@ -123,45 +122,47 @@ class GinTable(Room):
         body = {"game": "gin_rummy", "players": 2}
         room_id = (await self.http.post("/api/rooms", json=body)).json()["room_id"]
         self.room_id = room_id
-        url = f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
         for seat in range(2):
             joined = await self.http.post(f"/api/rooms/{room_id}/join", json={"name": f"p{seat}"})
             if seat == 0:
                 self.bearer = {"Authorization": f"Bearer {joined.json()['token']}"}
-            sock = await websockets.connect(url, max_queue=None)
-            await sock.send(json.dumps({"type": "hello", "token": joined.json()["token"]}))
+            sock = await LightSocket.connect(
+                self.port, f"/ws/rooms/{room_id}", lambda text, seat=seat: self.read(seat, text)
+            )
+            sock.send(json.dumps({"type": "hello", "token": joined.json()["token"]}))
             self.sockets.append(sock)
-            self.readers.append(asyncio.create_task(self.read(seat)))
         for sock in self.sockets:
-            await sock.send('{"type":"ready"}')
+            sock.send('{"type":"ready"}')
 
-    async def read(self, seat: int) -> None:
-        sock = self.sockets[seat]
-        try:
-            async for text in sock:
-                now = time.perf_counter()
-                message = json.loads(text)
-                kind = message["type"]
-                if kind == "patch":
-                    if message["from"] != self.versions[seat]:
-                        await sock.send('{"type":"resync"}')
-                        continue
-                    self.docs[seat] = apply_patch(self.docs[seat], message["patch"])
-                    self.versions[seat] = message["version"]
-                    self.arrived(seat, message["version"], now)
-                elif kind == "snapshot":
-                    self.docs[seat], self.versions[seat] = message["state"], message["version"]
-                elif kind == "ack" and self.flight is not None:
-                    self.flight.key, self.flight.acked = message["version"], True
-                    self.settle()
-                elif kind == "error":
-                    self.flight = None
-                self.next_move()
-        except websockets.ConnectionClosed:
-            pass
+    def read(self, seat: int, text: str) -> None:
+        now = time.perf_counter()
+        message = json.loads(text)
+        kind = message["type"]
+        if kind == "patch":
+            if message["from"] != self.versions[seat]:
+                self.sockets[seat].send('{"type":"resync"}')
+                return
+            self.docs[seat] = apply_patch(self.docs[seat], message["patch"])
+            self.versions[seat] = message["version"]
+            self.arrived(seat, message["version"], now)
+        elif kind == "snapshot":
+            self.docs[seat], self.versions[seat] = message["state"], message["version"]
+        elif kind == "ack" and self.flight is not None:
+            self.flight.key, self.flight.acked = message["version"], True
+            self.settle()
+        elif kind == "error":
+            self.flight = None
+        self.next_move()
 
     async def rematch(self) -> None:
-        await self.http.post(f"/api/rooms/{self.room_id}/rematch", headers=self.bearer)
+        # The pooled HTTP connection may have been closed by the server's keep-alive timeout
+        # while the sockets played; one retry opens a fresh one.
+        for _ in range(2):
+            try:
+                await self.http.post(f"/api/rooms/{self.room_id}/rematch", headers=self.bearer)
+                break
+            except httpx.TransportError:
+                continue
         self.rematching = False
 
     def move(self) -> None:
@@ -177,7 +178,7 @@ class GinTable(Room):
                 self.flight = InFlight(seat, time.perf_counter())
                 message = {"type": "action", "seq": 1, "version": self.versions[seat]}
                 message["action"] = action
-                self.sends.add(asyncio.ensure_future(self.sockets[seat].send(json.dumps(message))))
+                self.sockets[seat].send(json.dumps(message))
                 return
 
 
@@ -186,28 +187,28 @@ class BareGroup(Room):
 
     def __init__(self, port: int, stats: Stats, pace: float, name: str) -> None:
         super().__init__(stats, pace)
-        self.url = f"ws://127.0.0.1:{port}/ws/{name}"
+        self.port = port
+        self.path = f"/ws/{name}"
         self.counter = 0
         self.turn = 0
 
     async def open(self) -> None:
         for seat in range(2):
-            self.sockets.append(await websockets.connect(self.url, max_queue=None))
-            self.readers.append(asyncio.create_task(self.read(seat)))
+            self.sockets.append(
+                await LightSocket.connect(
+                    self.port, self.path, lambda text, seat=seat: self.read(seat, text)
+                )
+            )
 
-    async def read(self, seat: int) -> None:
-        try:
-            async for text in self.sockets[seat]:
-                now = time.perf_counter()
-                key = json.loads(text)["seq"]
-                if self.flight is not None and self.flight.seat == seat and key == self.counter:
-                    self.flight.key, self.flight.acked = key, True
-                self.arrived(seat, key, now)
-        except websockets.ConnectionClosed:
-            pass
+    def read(self, seat: int, text: str) -> None:
+        now = time.perf_counter()
+        key = json.loads(text)["seq"]
+        if self.flight is not None and self.flight.seat == seat and key == self.counter:
+            self.flight.key, self.flight.acked = key, True
+        self.arrived(seat, key, now)
 
     def move(self) -> None:
         self.counter += 1
         self.turn = 1 - self.turn
         self.flight = InFlight(self.turn, time.perf_counter())
-        self.sends.add(asyncio.ensure_future(self.sockets[self.turn].send(str(self.counter))))
+        self.sockets[self.turn].send(str(self.counter))
