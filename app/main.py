@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,14 +15,11 @@ from app.api.routes.pages import STATIC
 from app.bots.registry import make_bot
 from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
+from app.rooms.sweeper import IdleRoomSweeper
 from app.settings import Settings, get_settings
 from app.storage.store import MatchStore, open_store
 
 log = logging.getLogger("meldhall")
-
-# Waiting or finished rooms nobody has touched for this long are forgotten.
-IDLE_ROOM_S = 6 * 3600
-SWEEP_EVERY_S = 300
 
 
 def timings(settings: Settings) -> RoomTimings:
@@ -47,12 +42,6 @@ async def open_database(url: str, settings: Settings) -> MatchStore:
     return store
 
 
-async def sweep_forever(directory: RoomDirectory) -> None:
-    while True:
-        await asyncio.sleep(SWEEP_EVERY_S)
-        await directory.sweep(IDLE_ROOM_S)
-
-
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
@@ -62,14 +51,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.directory = directory
     recovered = await directory.recover()
     if recovered:
-        log.info("recovered %d unfinished matches", recovered)
-    sweeper = asyncio.create_task(sweep_forever(directory))
+        log.info("recovered %d rooms", recovered)
+    sweeper = IdleRoomSweeper(directory, settings.room_idle_close_s)
+    sweeper.start()
     try:
         yield
     finally:
-        sweeper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sweeper
+        await sweeper.stop()
         await directory.close()
         await store.close()
 

@@ -30,6 +30,13 @@ class Settings(BaseSettings):
     bot_delay_ms: int = Field(default=700, ge=0, le=60_000)
     reconnect_grace_s: int = Field(default=60, ge=0, le=86_400)
     between_hands_s: int = Field(default=20, ge=0, le=3_600)
+    room_idle_close_s: float = Field(
+        default=6 * 3_600,
+        ge=0.1,
+        le=30 * 86_400,
+        description="A room with nobody connected and no sign of a person for this long is "
+        "closed: its unfinished match is marked abandoned and it leaves the lobby",
+    )
     ws_max_message_bytes: int = Field(default=16_384, ge=1_024, le=1_048_576)
     ws_messages_per_second: float = Field(default=20.0, gt=0)
     ws_burst: int = Field(default=40, ge=1)

@@ -12,13 +12,15 @@ from app.games.registry import engine_for
 from app.rooms.bot_driver import BotFactory
 from app.rooms.errors import RoomError
 from app.rooms.flow import FLOWS
-from app.rooms.recovery import rebuild_room
+from app.rooms.recovery import recover_rooms
 from app.rooms.room import Room, RoomSpec, RoomTimings
 from app.rooms.tokens import new_room_id
 from app.rooms.types import RoomStatus
-from app.storage.store import MatchStore
+from app.storage.store import ABANDONED, MatchStore
 
 log = logging.getLogger(__name__)
+
+PLAYING_STATUSES = (RoomStatus.PLAYING, RoomStatus.BETWEEN_HANDS)
 
 
 class RoomDirectory:
@@ -68,6 +70,8 @@ class RoomDirectory:
             raise RoomError("bad_seat", f"{len(bots)} bots do not fit {players} seats")
         spec = RoomSpec(new_room_id(), game, players, config, public, spectators)
         room = self._room(spec, engine_cls)
+        # Durable before the answer: an invite link handed out must survive a restart.
+        await room.save()
         for seat, level in bots:
             await room.add_bot(seat, level)
         self.rooms[spec.room_id] = room
@@ -89,33 +93,39 @@ class RoomDirectory:
         ]
 
     async def recover(self) -> int:
-        """Rebuild every unfinished match from its log; returns how many rooms came back."""
-        count = 0
-        for stored in await self.store.unfinished_matches():
-            try:
-                engine_cls = self._engine(stored.game)
-                room = await rebuild_room(stored, engine_cls, self._room)
-            except Exception:
-                log.exception("could not rebuild match %s", stored.match_id)
-                continue
+        """Rebuild every open room and unfinished match; returns how many rooms came back."""
+        rooms = await recover_rooms(self.store, self._engine, self._room)
+        for room in rooms:
             self.rooms[room.room_id] = room
-            count += 1
-        return count
+        return len(rooms)
 
-    async def sweep(self, idle_s: float) -> int:
-        """Forget rooms nobody touched for `idle_s` that are waiting or finished."""
+    async def close_idle(self, idle_s: float) -> int:
+        """Close rooms with nobody connected and no sign of a person for `idle_s`."""
         now = time.monotonic()
-        stale = [
-            room
-            for room in self.rooms.values()
-            if room.status in (RoomStatus.WAITING, RoomStatus.FINISHED)
-            and not room.fanout.connections
-            and now - room.last_activity > idle_s
-        ]
-        for room in stale:
-            await room.close()
+        idle = [room for room in self.rooms.values() if room.idle_for(now) > idle_s]
+        closed = 0
+        for room in idle:
+            try:
+                closed += await self._close_if_idle(room, idle_s)
+            except Exception:
+                # The store may be briefly away: the room stays, and the next sweep tries again.
+                log.exception("could not close idle room %s", room.room_id)
+        return closed
+
+    async def _close_if_idle(self, room: Room, idle_s: float) -> bool:
+        async with room.lock:
+            # Someone may have come back while this sweep waited for the lock.
+            if room.idle_for(time.monotonic()) <= idle_s:
+                return False
+            if room.match is not None and room.status in PLAYING_STATUSES:
+                await self.store.finish_match(
+                    match_id=room.match.match_id, status=ABANDONED, result=None, final_scores=None
+                )
+            await self.store.close_room(room_id=room.room_id)
             self.rooms.pop(room.room_id, None)
-        return len(stale)
+        await room.close()
+        log.info("closed room %s after %.0f s idle", room.room_id, idle_s)
+        return True
 
     async def close(self) -> None:
         for room in list(self.rooms.values()):

@@ -8,6 +8,7 @@ so patches reach each connection in version order.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Mapping
@@ -20,10 +21,10 @@ from app.rooms.errors import RoomError
 from app.rooms.fanout import Connection, Document, Fanout, Outbox
 from app.rooms.flow import RoomFlow
 from app.rooms.match import Match
-from app.rooms.seats import Seat, SeatTable
+from app.rooms.seats import Seat, SeatsSnapshot, SeatTable
 from app.rooms.timers import OneShot
 from app.rooms.types import RoomStatus, SeatKind
-from app.storage.store import MatchStore, SeatRecord
+from app.storage.store import MatchStore, RoomRecord, SeatRecord
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +123,10 @@ class Room:
             "deadline": self.turn_timer.deadline_ms,
         }
 
+    def idle_for(self, now: float) -> float:
+        """Seconds since a person last showed up; zero while anyone is connected."""
+        return 0.0 if self.fanout.connections else now - self.last_activity
+
     def seat_for(self, token_hash: str) -> Seat:
         return self.seats.authenticate(token_hash)
 
@@ -144,21 +149,26 @@ class Room:
             if self.status is not RoomStatus.WAITING:
                 raise RoomError("match_started", "seats can be joined only before the match")
             seat = self.seats.free_seat(wanted)
+            before = self.seats.snapshot()
             self.seats.seat_human(seat, name=name, token_hash=token_hash, now=time.monotonic())
+            self.last_activity = seat.last_seen
+            await self._write_ahead(before)
             self._changed(game=True)
             return seat.index
 
     async def leave(self, token_hash: str) -> None:
         async with self.lock:
             seat = await self._touch(token_hash)
-            self.fanout.close_seat(seat.index, CLOSE_SEAT_GONE, "you left this seat")
-            seat.connections = 0
+            before = self.seats.snapshot()
             if self.status is RoomStatus.WAITING:
                 self.seats.release(seat)
             else:
                 # A match in progress keeps its seat: a bot finishes it for the leaver.
                 self.seats.hand_to_bot(seat, level="normal", revoke=True)
-                await self._save_seat(seat)
+            await self._write_ahead(before)
+            await self._save_seat(seat)
+            self.fanout.close_seat(seat.index, CLOSE_SEAT_GONE, "you left this seat")
+            seat.connections = 0
             self._changed(game=True)
 
     async def add_bot(self, wanted: int | None, level: str) -> int:
@@ -166,7 +176,9 @@ class Room:
             if self.status is not RoomStatus.WAITING:
                 raise RoomError("match_started", "bots can be added only before the match")
             seat = self.seats.free_seat(wanted)
+            before = self.seats.snapshot()
             self.seats.seat_bot(seat, level=level)
+            await self._write_ahead(before)
             self._changed(game=True)
             # A room of bots only has nobody to say ready: it starts when its last seat fills.
             await self._advance_if_all_ready()
@@ -179,7 +191,9 @@ class Room:
             seat = self.seats.checked(index)
             if not seat.is_bot:
                 raise RoomError("not_a_bot", f"seat {index} is not a bot")
+            before = self.seats.snapshot()
             self.seats.release(seat)
+            await self._write_ahead(before)
             self._changed(game=True)
 
     async def ready(self, token_hash: str) -> None:
@@ -187,7 +201,11 @@ class Room:
             seat = await self._touch(token_hash)
             if self.status not in (RoomStatus.WAITING, RoomStatus.BETWEEN_HANDS):
                 raise RoomError("not_between_hands", "ready counts only before a match or hand")
+            before = self.seats.snapshot()
             seat.ready = True
+            # Only a waiting room's readiness needs the write: a restart deals on between hands.
+            if self.status is RoomStatus.WAITING:
+                await self._write_ahead(before)
             self._changed(game=False)
             await self._advance_if_all_ready()
 
@@ -211,7 +229,9 @@ class Room:
                     f"seat {index} can go to a bot after {self.timings.reconnect_grace_s:g} s "
                     f"away; its player has been away {absent_for:.0f} s",
                 )
+            before = self.seats.snapshot()
             self.seats.hand_to_bot(seat, level="normal", revoke=False)
+            await self._write_ahead(before)
             await self._save_seat(seat)
             self._changed(game=True)
 
@@ -236,9 +256,12 @@ class Room:
             raise RoomError("not_started", "the match has not started")
         if self.status is RoomStatus.FINISHED:
             raise RoomError("match_over", "the match is over")
+        status = self.status
         await self.match.apply(seat, action)
         await self.match.record_progress()
         self._after_game_change()
+        if self.status is not status:
+            await self._save_quietly()
 
     def _after_game_change(self) -> None:
         assert self.match is not None
@@ -291,6 +314,8 @@ class Room:
         self.seats.clear_ready()
         self._turn_key = None
         self._after_game_change()
+        # The match itself is durable already, and recovery finds it by room id.
+        await self._save_quietly()
 
     async def resume(self, match: Match) -> None:
         """Carry on with a match rebuilt from its log (after a restart)."""
@@ -384,7 +409,7 @@ class Room:
                 return
             record = self.seats[connection.seat]
             record.connections = max(0, record.connections - 1)
-            record.last_seen = time.monotonic()
+            record.last_seen = self.last_activity = time.monotonic()
             if record.connections == 0:
                 self._changed(game=False)
 
@@ -408,6 +433,7 @@ class Room:
         self.last_activity = seat.last_seen
         if self.seats.reclaim(seat):
             await self._save_seat(seat)
+            await self._save_quietly()
             self._changed(game=True)
         return seat
 
@@ -423,6 +449,40 @@ class Room:
             "spectators": self.spec.spectators,
             "options": self.spec.options,
         }
+
+    def record(self) -> RoomRecord:
+        return RoomRecord(
+            room_id=self.spec.room_id,
+            game=self.spec.game,
+            players=self.spec.players,
+            options=dict(self.spec.options),
+            public=self.spec.public,
+            spectators=self.spec.spectators,
+            status=self.status.value,
+            seats=self.seats.records(),
+            match_id=self.match.match_id if self.match else None,
+        )
+
+    async def save(self) -> None:
+        """Write the room durably; raises RoomError("storage_unavailable") if that fails."""
+        try:
+            await self.store.save_room(room=self.record())
+        except Exception as exc:
+            log.exception("could not save room %s", self.spec.room_id)
+            raise RoomError("storage_unavailable", "the room could not be saved") from exc
+
+    async def _write_ahead(self, before: SeatsSnapshot) -> None:
+        # Like an action: nobody hears of a seat change the store does not have.
+        try:
+            await self.save()
+        except RoomError:
+            self.seats.roll_back(before)
+            raise
+
+    async def _save_quietly(self) -> None:
+        # For changes the store can also tell from the match log: a failure only logs.
+        with contextlib.suppress(RoomError):
+            await self.save()
 
     def _seat_record(self, seat: Seat) -> SeatRecord:
         return SeatRecord(

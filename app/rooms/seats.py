@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.rooms.errors import RoomError
 from app.rooms.types import BOT_LEVELS, SeatKind
+from app.storage.store import RoomSeatRecord
+
+SeatsSnapshot = tuple[list["Seat"], dict[str, int]]
 
 
 @dataclass
@@ -60,6 +63,30 @@ class SeatTable:
         if seat is None:
             raise RoomError("bad_token", "this token belongs to no seat in this room")
         return seat
+
+    def snapshot(self) -> SeatsSnapshot:
+        """A copy to roll back to when a change could not be saved."""
+        return [replace(seat) for seat in self.seats], dict(self._by_token)
+
+    def roll_back(self, snapshot: SeatsSnapshot) -> None:
+        seats, by_token = snapshot
+        for seat, saved in zip(self.seats, seats, strict=True):
+            vars(seat).update(vars(saved))
+        self._by_token = by_token
+
+    def records(self) -> list[RoomSeatRecord]:
+        return [
+            RoomSeatRecord(
+                seat=seat.index,
+                name=seat.name,
+                kind=seat.kind.value,
+                level=seat.level,
+                token_hash=seat.token_hash,
+                ready=seat.ready,
+            )
+            for seat in self.seats
+            if seat.kind is not SeatKind.EMPTY
+        ]
 
     def all_taken(self) -> bool:
         return all(seat.kind is not SeatKind.EMPTY for seat in self.seats)

@@ -206,3 +206,74 @@ def test_a_killed_server_resumes_every_match_without_losing_an_acknowledged_acti
             detail = http.get(f"/api/matches/{table.match_id}").json()
             assert detail["status"] == "finished"
             assert all(seat["final_score"] is not None for seat in detail["seats"])
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_waiting_room_keeps_its_joined_seat_and_token_through_a_killed_server(
+    database_env: dict[str, str], tmp_path: Path
+) -> None:
+    log = tmp_path / "server.log"
+    with (
+        server(database_env, log) as first,
+        httpx.Client(base_url=base_url(database_env), timeout=10) as http,
+    ):
+        created = http.post("/api/rooms", json={"game": "gin_rummy", "public": True})
+        room_id = created.json()["room_id"]
+        joined = http.post(f"/api/rooms/{room_id}/join", json={"name": "ann"})
+        token = joined.json()["token"]
+        assert http.post(f"/api/rooms/{room_id}/ready", headers=auth(token)).status_code == 200
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+
+    with (
+        server(database_env, log),
+        httpx.Client(base_url=base_url(database_env), timeout=10) as http,
+    ):
+        room = http.get(f"/api/rooms/{room_id}").json()
+        assert room["status"] == "waiting"
+        seats = [(s["name"], s["kind"], s["ready"]) for s in room["seats"]]
+        assert seats == [("ann", "human", True), ("", "empty", False)]
+        lobby = http.get("/api/rooms").json()["rooms"]
+        assert room_id in [listed["room_id"] for listed in lobby]
+        mine = http.get(f"/api/rooms/{room_id}/state", headers=auth(token))
+        assert mine.status_code == 200, mine.text
+        assert mine.json()["state"]["you"]["seat"] == 0
+        # The invite link still works: a second person joins and the match starts.
+        bob = http.post(f"/api/rooms/{room_id}/join", json={"name": "bob"}).json()["token"]
+        assert http.post(f"/api/rooms/{room_id}/ready", headers=auth(bob)).status_code == 200
+        assert http.get(f"/api/rooms/{room_id}").json()["status"] == "playing"
+
+
+def test_a_finished_room_shows_its_result_and_rematches_after_a_killed_server(
+    database_env: dict[str, str], tmp_path: Path
+) -> None:
+    log = tmp_path / "server.log"
+    with (
+        server(database_env, log) as first,
+        httpx.Client(base_url=base_url(database_env), timeout=10) as http,
+    ):
+        # A target of 1 point ends the match with the first hand anybody wins.
+        gin = Table.open(http, "gin_rummy", {"target": 1}, seed=3)
+        gin.play()
+        state = f"/api/rooms/{gin.room_id}/state"
+        final_view = http.get(state, headers=auth(gin.tokens[0])).json()["state"]["game"]
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+
+    with (
+        server(database_env, log),
+        httpx.Client(base_url=base_url(database_env), timeout=10) as http,
+    ):
+        room = http.get(f"/api/rooms/{gin.room_id}").json()
+        assert (room["status"], room["match_id"]) == ("finished", gin.match_id)
+        assert http.get(state, headers=auth(gin.tokens[0])).json()["state"]["game"] == final_view
+        finished_at = http.get(f"/api/matches/{gin.match_id}").json()["finished_at"]
+        rematch = http.post(f"/api/rooms/{gin.room_id}/rematch", headers=auth(gin.tokens[1]))
+        assert rematch.status_code == 200, rematch.text
+        assert rematch.json()["status"] == "playing"
+        assert rematch.json()["match_id"] not in (None, gin.match_id)
+        old = http.get(f"/api/matches/{gin.match_id}").json()
+        assert (old["status"], old["finished_at"]) == ("finished", finished_at)
