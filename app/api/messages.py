@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 
@@ -53,11 +53,9 @@ class BadMessage(Exception):
 
 def parse(text: str) -> ClientMessage:
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
+        raw = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
         raise BadMessage("bad_json", f"the message is not JSON: {exc.msg}") from exc
-    except ValueError as exc:
-        raise BadMessage("bad_json", "the message is not JSON") from exc
     if not isinstance(raw, dict):
         raise BadMessage("bad_message", "a message must be a JSON object")
     seq = raw.get("seq")
