@@ -102,6 +102,7 @@ class Room:
 
     async def close(self) -> None:
         self.active = False
+        await asyncio.gather(*self.sends, return_exceptions=True)
         for sock in self.sockets:
             sock.close()
         await asyncio.gather(*(sock.closed for sock in self.sockets))
