@@ -122,6 +122,7 @@ class RoomDirectory:
                     match_id=room.match.match_id, status=ABANDONED, result=None, final_scores=None
                 )
             await self.store.close_room(room_id=room.room_id)
+            room.closed = True
             self.rooms.pop(room.room_id, None)
         await room.close()
         log.info("closed room %s after %.0f s idle", room.room_id, idle_s)

@@ -98,6 +98,8 @@ async def rebuild_open_room(
     restore_seats(room, record.seats)
     if match is not None:
         await room.resume(replayed(match, engine_cls, room.store))
+    else:
+        await room.start_if_all_ready()
     return room
 
 

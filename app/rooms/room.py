@@ -78,6 +78,9 @@ class Room:
         self.bot_timer = OneShot("bot")
         self._turn_key: tuple[Any, ...] | None = None
         self.last_activity = time.monotonic()
+        # Set once the directory closed the room: a request already waiting for the lock finds
+        # the room gone, as it would have a moment later.
+        self.closed = False
         self._info: dict[str, Any] | None = None
         self._info_version = -1
 
@@ -317,6 +320,12 @@ class Room:
         # The match itself is durable already, and recovery finds it by room id.
         await self._save_quietly()
 
+    async def start_if_all_ready(self) -> None:
+        """A waiting room rebuilt with every seat ready starts: the restart came just before."""
+        async with self.lock:
+            if self.status is RoomStatus.WAITING:
+                await self._advance_if_all_ready()
+
     async def resume(self, match: Match) -> None:
         """Carry on with a match rebuilt from its log (after a restart)."""
         async with self.lock:
@@ -428,6 +437,7 @@ class Room:
 
     async def _touch(self, token_hash: str) -> Seat:
         """The token's seat, marked alive; a person using their token takes it back from a bot."""
+        self._refuse_if_closed()
         seat = self.seats.authenticate(token_hash)
         seat.last_seen = time.monotonic()
         self.last_activity = seat.last_seen
@@ -465,11 +475,16 @@ class Room:
 
     async def save(self) -> None:
         """Write the room durably; raises RoomError("storage_unavailable") if that fails."""
+        self._refuse_if_closed()
         try:
             await self.store.save_room(room=self.record())
         except Exception as exc:
             log.exception("could not save room %s", self.spec.room_id)
             raise RoomError("storage_unavailable", "the room could not be saved") from exc
+
+    def _refuse_if_closed(self) -> None:
+        if self.closed:
+            raise RoomError("room_not_found", f"room {self.spec.room_id!r} was closed")
 
     async def _write_ahead(self, before: SeatsSnapshot) -> None:
         # Like an action: nobody hears of a seat change the store does not have.

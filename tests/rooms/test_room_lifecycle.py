@@ -117,6 +117,37 @@ async def test_an_idle_room_in_a_match_is_closed_and_its_match_abandoned() -> No
     assert await directory_on(store).recover() == 0
 
 
+async def test_a_request_reaching_a_closed_room_finds_it_gone() -> None:
+    store = MemoryMatchStore()
+    directory = directory_on(store)
+    room = await waiting_room(directory)
+    ann = hash_token(new_token())
+    await room.join("ann", None, ann)
+    await asyncio.sleep(IDLE_S * 2)
+    assert await directory.close_idle(IDLE_S) == 1
+    for late in (room.join("bob", None, hash_token(new_token())), room.ready(ann)):
+        with pytest.raises(RoomError) as gone:
+            await late
+        assert gone.value.code == "room_not_found"
+    assert await store.open_rooms() == []
+
+
+async def test_a_waiting_room_of_ready_seats_starts_when_rebuilt() -> None:
+    store = MemoryMatchStore()
+    room = await waiting_room(directory_on(store))
+    ann = hash_token(new_token())
+    await room.join("ann", 0, ann)
+    await room.ready(ann)
+    # As if the server died between saving the last seat and starting the match.
+    room.seats.seat_bot(room.seats[1], level="easy")
+    await room.save()
+    again = directory_on(store)
+    assert await again.recover() == 1
+    assert again.get(room.room_id).status.value == "playing"
+    await again.close()
+    await room.close()
+
+
 async def test_a_room_with_someone_connected_or_recently_used_stays_open() -> None:
     store = MemoryMatchStore()
     directory = directory_on(store)
