@@ -1,10 +1,13 @@
-"""Bots by game and level: "easy", "normal" and "hard" (all the baseline bots for now)."""
+"""Bots by game and level: "easy" is the baseline, "normal" and "hard" the strong bots."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from app.bots.base import Bot
 
 LEVELS = ("easy", "normal", "hard")
+StrongLevel = Literal["normal", "hard"]
 
 
 class UnknownBot(LookupError):
@@ -14,13 +17,16 @@ class UnknownBot(LookupError):
 def make_bot(game: str, level: str, seed: int) -> Bot:
     if level not in LEVELS:
         raise UnknownBot(f"bot level must be one of {', '.join(LEVELS)}, got {level!r}")
+    strong: StrongLevel = "hard" if level == "hard" else "normal"
     # Imported here so that a game whose bots are missing does not break the other game.
     if game == "gin_rummy":
         from app.bots.gin_rummy_basic import BasicGinBot
+        from app.bots.gin_rummy_strong import StrongGinBot
 
-        return BasicGinBot(seed)
+        return BasicGinBot(seed) if level == "easy" else StrongGinBot(seed, strong)
     if game == "rummikub":
         from app.bots.rummikub_basic import BasicRummikubBot
+        from app.bots.rummikub_solver_bot import SolverRummikubBot
 
-        return BasicRummikubBot(seed)
+        return BasicRummikubBot(seed) if level == "easy" else SolverRummikubBot(seed, strong)
     raise UnknownBot(f"no bots for game {game!r}")
