@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from app.api.errors import install_error_handlers
-from app.api.routes import games, pages, play, rooms, ws
+from app.api.routes import games, hints, pages, play, rooms, ws
 from app.api.routes.pages import STATIC
 from app.bots.registry import make_bot
 from app.rooms.directory import RoomDirectory
@@ -81,7 +81,7 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
         return {"status": "ok"}
 
     install_error_handlers(app)
-    for module in (games, rooms, play, ws, pages):
+    for module in (games, rooms, play, hints, ws, pages):
         app.include_router(module.router)
     include_history(app)
     app.mount("/", StaticFiles(directory=STATIC, check_dir=False, html=False), name="static")

@@ -23,6 +23,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "missing_token": 401,
     "bad_token": 401,
     "spectators_not_allowed": 403,
+    "hints_disabled": 403,
     "room_not_found": 404,
     "not_found": 404,
     "method_not_allowed": 405,

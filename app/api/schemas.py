@@ -46,6 +46,7 @@ class CreateRoom(Request):
     bots: list[BotSpec] = Field(default_factory=list, max_length=4)
     public: bool = False
     spectators: bool = True
+    hints: bool = Field(default=True, description="Whether seats may ask for a suggested move")
 
 
 class SeatInfo(BaseModel):
@@ -65,6 +66,7 @@ class RoomInfo(BaseModel):
     status: Literal["waiting", "playing", "between_hands", "finished"]
     public: bool
     spectators: bool
+    hints: bool
     version: int
     match_id: str | None
     seats: list[SeatInfo]
@@ -106,3 +108,8 @@ class StateAnswer(BaseModel):
 class LegalAnswer(BaseModel):
     version: int
     actions: list[dict[str, Any]]
+
+
+class HintAnswer(BaseModel):
+    version: int = Field(description="The version the hint was computed at")
+    action: dict[str, Any] = Field(description="An action to send as it is, e.g. to /actions")

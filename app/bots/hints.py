@@ -15,17 +15,23 @@ from app.bots.rummikub_solver_bot import SolverRummikubBot
 View = dict[str, Any]
 Action = dict[str, Any]
 
+# A person waits for the answer: on a crowded table the solver gives its best play so far.
+HINT_TIME_LIMIT_S = 1.0
+
 
 class NoHint(LookupError):
     """No hint exists for this game, or the seat has nothing to do."""
 
 
-def hint(game: str, view: View, legal: list[Action]) -> Action:
+def hint(
+    game: str, view: View, legal: list[Action], *, time_limit_s: float = HINT_TIME_LIMIT_S
+) -> Action:
     """One of `legal` (or a whole-turn Rummikub `play`) that the hard bot would choose."""
     if not legal:
         raise NoHint("the seat has no legal action now")
     if game == "gin_rummy":
         return StrongGinBot(seed=0, level="hard").choose(view, legal)
     if game == "rummikub":
-        return SolverRummikubBot(seed=0, level="hard", hold_back=False).choose(view, legal)
+        solver = SolverRummikubBot(seed=0, level="hard", hold_back=False, time_limit_s=time_limit_s)
+        return solver.choose(view, legal)
     raise NoHint(f"no hints for game {game!r}")

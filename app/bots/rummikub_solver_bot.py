@@ -51,12 +51,19 @@ def _rack_before_turn(view: View) -> list[str]:
 class SolverRummikubBot:
     """Plays the exact solver's answer (hard) or the best rack-only melds (normal)."""
 
-    def __init__(self, seed: int = 0, level: Level = "hard", hold_back: bool = True) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        level: Level = "hard",
+        hold_back: bool = True,
+        time_limit_s: float = SOLVE_TIME_LIMIT_S,
+    ) -> None:
         if level not in ("normal", "hard"):
             raise ValueError(f"level must be 'normal' or 'hard', got {level!r}")
         self._random = random.Random(seed)
         self.level = level
         self.hold_back = hold_back
+        self.time_limit_s = time_limit_s
         self._baseline = BasicRummikubBot(seed)
 
     def choose(self, view: View, legal: list[Action]) -> Action:
@@ -85,12 +92,12 @@ class SolverRummikubBot:
                 rack,
                 initial_meld_done=False,
                 initial_meld_minimum=need if not melded else 1,
-                time_limit_s=SOLVE_TIME_LIMIT_S,
+                time_limit_s=self.time_limit_s,
             )
-        best = solve(table, rack, initial_meld_done=True, time_limit_s=SOLVE_TIME_LIMIT_S)
+        best = solve(table, rack, initial_meld_done=True, time_limit_s=self.time_limit_s)
         if self.hold_back and self._should_hold_jokers(view, best, rack):
             spare = [tile for tile in rack if not tile.startswith("J")]
-            held = solve(table, spare, initial_meld_done=True, time_limit_s=SOLVE_TIME_LIMIT_S)
+            held = solve(table, spare, initial_meld_done=True, time_limit_s=self.time_limit_s)
             if held.placed:
                 return held
         return best

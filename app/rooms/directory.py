@@ -57,6 +57,7 @@ class RoomDirectory:
         bots: list[tuple[int | None, str]],
         public: bool,
         spectators: bool,
+        hints: bool = True,
     ) -> Room:
         engine_cls = self._engine(game)
         low, high = engine_cls.seat_range()
@@ -68,7 +69,7 @@ class RoomDirectory:
             raise RoomError(exc.code, exc.message) from exc
         if len(bots) > players:
             raise RoomError("bad_seat", f"{len(bots)} bots do not fit {players} seats")
-        spec = RoomSpec(new_room_id(), game, players, config, public, spectators)
+        spec = RoomSpec(new_room_id(), game, players, config, public, spectators, hints)
         room = self._room(spec, engine_cls)
         # Durable before the answer: an invite link handed out must survive a restart.
         await room.save()

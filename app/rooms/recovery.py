@@ -76,6 +76,7 @@ async def rebuild_room(
         options=dict(stored.config),
         public=bool(meta.get("public", False)),
         spectators=bool(meta.get("spectators", True)),
+        hints=bool(meta.get("hints", True)),
     )
     room = make_room(spec, engine_cls)
     restore_seats(room, stored.seats)
@@ -93,6 +94,7 @@ async def rebuild_open_room(
         options=dict(record.options),
         public=record.public,
         spectators=record.spectators,
+        hints=record.hints,
     )
     room = make_room(spec, engine_cls)
     restore_seats(room, record.seats)

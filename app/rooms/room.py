@@ -39,6 +39,8 @@ class RoomSpec:
     options: Config
     public: bool
     spectators: bool
+    # Whether a seat may ask the server for a suggested move.
+    hints: bool = True
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,7 @@ class Room:
             "status": self.status.value,
             "public": self.spec.public,
             "spectators": self.spec.spectators,
+            "hints": self.spec.hints,
             "match_id": self.match.match_id if self.match else None,
             "seats": [seat.info() for seat in self.seats],
             "invite_path": f"/r/{self.spec.room_id}",
@@ -457,6 +460,7 @@ class Room:
         return {
             "public": self.spec.public,
             "spectators": self.spec.spectators,
+            "hints": self.spec.hints,
             "options": self.spec.options,
         }
 
@@ -468,6 +472,7 @@ class Room:
             options=dict(self.spec.options),
             public=self.spec.public,
             spectators=self.spec.spectators,
+            hints=self.spec.hints,
             status=self.status.value,
             seats=self.seats.records(),
             match_id=self.match.match_id if self.match else None,

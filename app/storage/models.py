@@ -16,6 +16,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    true,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -114,6 +115,8 @@ class RoomRow(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JsonDocument)
     public: Mapped[bool] = mapped_column(Boolean)
     spectators: Mapped[bool] = mapped_column(Boolean)
+    # Rows written before migration 0003 are rooms that allowed hints.
+    hints: Mapped[bool] = mapped_column(Boolean, server_default=true())
     # Recovery reads every room that is not closed.
     status: Mapped[str] = mapped_column(String(16), index=True)
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JsonDocument)

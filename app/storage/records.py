@@ -68,6 +68,7 @@ class RoomRecord:
     status: str
     seats: list[RoomSeatRecord]
     match_id: str | None
+    hints: bool = True
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,31 @@ async def test_a_restarted_directory_brings_back_waiting_seats_tokens_and_readin
     await room.close()
 
 
+async def test_a_room_without_hints_still_has_none_after_a_restart_in_its_match() -> None:
+    store = MemoryMatchStore()
+    directory = directory_on(store)
+    room = await directory.create(
+        game="gin_rummy",
+        players=2,
+        options={},
+        bots=[(1, "easy")],
+        public=False,
+        spectators=True,
+        hints=False,
+    )
+    ann = hash_token(new_token())
+    await room.join("ann", 0, ann)
+    await room.ready(ann)
+    assert room.status.value == "playing"
+    again = directory_on(store)
+    assert await again.recover() == 1
+    back = again.get(room.room_id)
+    assert back.info()["hints"] is False
+    assert back.status.value == "playing"
+    await again.close()
+    await room.close()
+
+
 async def test_an_idle_room_in_a_match_is_closed_and_its_match_abandoned() -> None:
     store = MemoryMatchStore()
     room, _ = await started_room(store, game="gin_rummy")

@@ -69,3 +69,9 @@ async def test_concurrent_saves_of_many_rooms_are_all_kept(store: MatchStore) ->
     assert {stored.room.room_id for stored in await store.open_rooms()} == {
         room.room_id for room in rooms
     }
+
+
+async def test_a_room_without_hints_is_stored_without_hints(store: MatchStore) -> None:
+    await store.save_room(room=replace(waiting_room(), hints=False))
+    (stored,) = await store.open_rooms()
+    assert stored.room.hints is False

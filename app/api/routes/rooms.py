@@ -33,6 +33,7 @@ async def create_room(body: CreateRoom, directory: DirectoryDep) -> RoomInfo:
         bots=[(bot.seat, bot.level) for bot in body.bots],
         public=body.public,
         spectators=body.spectators,
+        hints=body.hints,
     )
     return room_info(room)
 
