@@ -5,9 +5,10 @@ between two documents can never carry anything the viewer may not see.
 
 The differ is deliberately simple: objects are compared key by key, lists element by element
 when their lengths match, a list that only grew gets `add` at the end, a list that only shrank
-at the end gets `remove`s, and any other list change is one `replace`. This is exact (applying
-the patch gives the new document) and much faster than a general minimal-diff search; see
-bench/bench_diff.py for the measurement against the jsonpatch library.
+at the end gets `remove`s, and any other list change (including a list emptied or filled from
+empty) is one `replace`. This is exact (applying the patch gives the new document) and much
+faster than a general minimal-diff search; see bench/bench_diff.py for the measurement against
+the jsonpatch library.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def _diff_objects(old: dict[str, Any], new: dict[str, Any], path: str, ops: Patc
 
 def _diff_lists(old: list[Any], new: list[Any], path: str, ops: Patch) -> None:
     shared = min(len(old), len(new))
-    if len(old) != len(new) and old[:shared] != new[:shared]:
+    # A list emptied or filled from empty (a seat's legal actions, every turn) is one op.
+    if len(old) != len(new) and (not shared or old[:shared] != new[:shared]):
         ops.append({"op": "replace", "path": path, "value": new})
         return
     for index in range(shared):
