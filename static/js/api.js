@@ -56,6 +56,7 @@ export const api = {
   rematch: (id, token) => request("POST", `${room(id)}/rematch`, { token }),
   seatToBot: (id, seat, token) => request("POST", `${room(id)}/seats/${seat}/bot`, { token }),
   legal: (id, token) => request("GET", `${room(id)}/legal`, { token }),
+  hint: (id, token) => request("GET", `${room(id)}/hint`, { token }),
   matches: (query = "") => request("GET", `/api/matches${query}`),
   match: (id) => request("GET", `/api/matches/${encodeURIComponent(id)}`),
   replay: (id) => request("GET", `/api/matches/${encodeURIComponent(id)}/replay`),

@@ -101,6 +101,10 @@ export class RoomController {
     return api.legal(this.roomId, this.token);
   }
 
+  hint() {
+    return api.hint(this.roomId, this.token);
+  }
+
   dropConnection() {
     this.connection?.drop();
   }

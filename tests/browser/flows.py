@@ -39,6 +39,7 @@ def create_room(
     players: int = 2,
     bots: dict[int, str] | None = None,
     options: dict[str, int] | None = None,
+    hints: bool = True,
 ) -> str:
     """Fill the lobby's form and create the room; returns the invite link the page shows."""
     page.goto(f"{base}/")
@@ -51,6 +52,7 @@ def create_room(
     for option, value in (options or {}).items():
         page.fill(f"#opt-{option}", str(value))
         page.dispatch_event(f"#opt-{option}", "change")
+    page.set_checked("#create-hints", hints)
     page.click("#create-room")
     page.wait_for_url("**/r/*")
     page.wait_for_selector(".seat-row")

@@ -1,5 +1,6 @@
 // The lobby's "start a game" form: the game, your name, the seats (open or a bot), every
-// variant option with its default explained, and whether the room is listed and watchable.
+// variant option with its default explained, and whether the room is listed, watchable and
+// gives hints.
 
 import { api } from "../api.js";
 import { gameName, optionDescription, optionLabel, optionValueText } from "../game_text.js";
@@ -91,6 +92,7 @@ export function createRoomForm(box, { navigate }) {
     seats: {},
     public: true,
     spectators: true,
+    hints: true,
   };
   let games = [];
   const current = () => games.find((g) => g.name === form.game);
@@ -126,6 +128,7 @@ export function createRoomForm(box, { navigate }) {
         bots,
         public: form.public,
         spectators: form.spectators,
+        hints: form.hints,
       });
       const joined = await api.join(room.room_id, name, 0);
       session.setSeat(room.room_id, joined.seat, joined.token);
@@ -208,6 +211,8 @@ export function createRoomForm(box, { navigate }) {
           checkbox("create-public", form.public, (v) => (form.public = v), t("lobby.public")),
           h("p.option-help", {}, t("lobby.public_help")),
           checkbox("create-spectators", form.spectators, (v) => (form.spectators = v), t("lobby.spectators")),
+          checkbox("create-hints", form.hints, (v) => (form.hints = v), t("lobby.hints")),
+          h("p.option-help", {}, t("lobby.hints_help")),
         ),
         button,
       ),

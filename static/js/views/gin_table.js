@@ -8,6 +8,7 @@ import { cardBack, cardElement } from "./cards.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
 import { handOutcome, matchScoreboard } from "./gin_results.js";
+import { createHint } from "./hint.js";
 import { showError } from "./toasts.js";
 
 export function createGinTable(container, controller) {
@@ -19,6 +20,8 @@ export function createGinTable(container, controller) {
   let busy = false;
   // Without a controller (a replay) the table is only shown, never played.
   const live = Boolean(controller);
+  const hint = createHint(controller, () => draw());
+  let suggestion = null;
 
   const seatName = (seat) => seatLabel(state?.room?.seats?.find((s) => s.seat === seat), seat);
 
@@ -28,6 +31,7 @@ export function createGinTable(container, controller) {
     try {
       await controller.act(action);
       selected = null;
+      hint.clear();
     } catch (error) {
       showError(error);
     } finally {
@@ -116,7 +120,7 @@ export function createGinTable(container, controller) {
       onclick: canDraw ? () => act({ type: "draw", source: "stock" }) : null,
       disabled: !canDraw,
       label: t("gin.stock_label", { n: table.stock_count }),
-      extraClass: canDraw ? "can-take" : "",
+      extraClass: [canDraw ? "can-take" : "", hinted("stock") ? "hinted" : ""].join(" "),
     });
     stock.id = "stock";
     const discard = top
@@ -126,7 +130,7 @@ export function createGinTable(container, controller) {
             ? () => act(offer ? { type: "take_upcard" } : { type: "draw", source: "discard" })
             : null,
           label: t("gin.discard_label", { card: cardName(top) }),
-          extraClass: canTakeDiscard ? "can-take" : "",
+          extraClass: [canTakeDiscard ? "can-take" : "", hinted("discard") ? "hinted" : ""].join(" "),
         })
       : h("span.card.empty-pile", {}, "");
     discard.id = "discard-top";
@@ -155,11 +159,12 @@ export function createGinTable(container, controller) {
           h(
             "div.buttons",
             {},
-            h("button.primary", { type: "button", id: "take-upcard", onclick: () => act({ type: "take_upcard" }) }, t("gin.take_upcard")),
-            h("button", { type: "button", id: "pass-upcard", onclick: () => act({ type: "pass" }) }, t("gin.pass")),
+            h("button.primary", { type: "button", id: "take-upcard", class: hinted("discard") ? "hinted" : "", onclick: () => act({ type: "take_upcard" }) }, t("gin.take_upcard")),
+            h("button", { type: "button", id: "pass-upcard", class: hinted("pass") ? "hinted" : "", onclick: () => act({ type: "pass" }) }, t("gin.pass")),
           ),
         );
       }
+      lines.push(hintLine(table));
     } else {
       lines.push(h("p", { id: "turn-line" }, t(`gin.wait.${table.phase}`, { name: seatName(table.turn) })));
     }
@@ -186,7 +191,11 @@ export function createGinTable(container, controller) {
           draw();
         } : null,
         ondblclick: canDiscard ? () => act({ type: "discard", card }) : null,
-        extraClass: [card === me.taken_this_turn ? "taken" : "", card === fresh ? "fresh" : ""].join(" "),
+        extraClass: [
+          card === me.taken_this_turn ? "taken" : "",
+          card === fresh ? "fresh" : "",
+          hinted(`card:${card}`) ? "hinted" : "",
+        ].join(" "),
       });
     };
     const points = me.arrangement.deadwood_points;
@@ -227,7 +236,12 @@ export function createGinTable(container, controller) {
       buttons.push(
         h(
           `button.${ending.type === "gin" ? "gin-button" : "knock-button"}`,
-          { type: "button", dataset: { card: ending.card }, onclick: () => act({ type: ending.type, card: ending.card }) },
+          {
+            type: "button",
+            dataset: { card: ending.card },
+            class: suggestion?.type === ending.type && suggestion.card === ending.card ? "hinted" : "",
+            onclick: () => act({ type: ending.type, card: ending.card }),
+          },
           ending.type === "gin"
             ? t("gin.gin_with", { card: cardName(ending.card) })
             : t("gin.knock_with", { card: cardName(ending.card), n: ending.deadwood }),
@@ -235,9 +249,44 @@ export function createGinTable(container, controller) {
       );
     }
     if (options.bigGin) {
-      buttons.push(h("button.gin-button", { type: "button", id: "big-gin", onclick: () => act({ type: "big_gin" }) }, t("gin.big_gin")));
+      const big = suggestion?.type === "big_gin" ? "hinted" : "";
+      buttons.push(h("button.gin-button", { type: "button", id: "big-gin", class: big, onclick: () => act({ type: "big_gin" }) }, t("gin.big_gin")));
     }
     return h("div.move-buttons", {}, buttons);
+  }
+
+  // Which part of the table the current hint points at: "stock", "discard", "pass" or "card:X".
+  function hinted(part) {
+    const kind = suggestion?.type;
+    if (kind === "draw") return part === (suggestion.source === "discard" ? "discard" : "stock");
+    if (kind === "take_upcard") return part === "discard";
+    if (kind === "pass") return part === "pass";
+    if (["discard", "knock", "gin"].includes(kind)) return part === `card:${suggestion.card}`;
+    return false;
+  }
+
+  function hintText(action, table) {
+    const top = table.discard_pile[table.discard_pile.length - 1];
+    if (action.type === "draw") {
+      return action.source === "discard" ? t("hint.gin.draw_discard", { card: cardName(top) }) : t("hint.gin.draw_stock");
+    }
+    if (action.type === "take_upcard") return t("hint.gin.take_upcard", { card: cardName(top) });
+    if (action.type === "pass") return t("hint.gin.pass");
+    if (action.type === "big_gin") return t("hint.gin.big_gin");
+    if (action.type === "knock") return t("hint.gin.knock", { card: cardName(action.card) });
+    if (action.type === "gin") return t("hint.gin.gin", { card: cardName(action.card) });
+    return t("hint.gin.discard", { card: cardName(action.card) });
+  }
+
+  function hintLine(table) {
+    const button = hint.button(state);
+    if (!button) return null;
+    return h(
+      "div.hint-line",
+      {},
+      button,
+      suggestion ? h("p.hint-text", { id: "hint-text", role: "status" }, t("hint.title"), ": ", hintText(suggestion, table)) : null,
+    );
   }
 
   function tableElement(table, game) {
@@ -253,6 +302,7 @@ export function createGinTable(container, controller) {
   function draw() {
     if (!state?.game) return;
     const game = state.game;
+    suggestion = hint.action(state);
     const mine = myTable(game);
     const tables = [mine, ...(game.tables ?? []).filter((tb) => tb !== mine)].filter(Boolean);
     keepFocus(root, () => clear(root, tables.map((table) => tableElement(table, game)), matchScoreboard(game, seatName)));

@@ -7,6 +7,7 @@ import { errorText, t } from "../i18n.js";
 import { readMeld, sortRack } from "../rules/rummikub_melds.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
+import { createHint } from "./hint.js";
 import { roundResult } from "./rummikub_results.js";
 import { tileElement, tileName } from "./tiles.js";
 import { showError } from "./toasts.js";
@@ -20,6 +21,8 @@ export function createRummikubTable(container, controller) {
   let selected = null;
   let busy = false;
   let sortBy = localStorage.getItem(SORT_KEY) === "number" ? "number" : "colour";
+  const hint = createHint(controller, () => draw());
+  let suggestion = null;
 
   const game = () => state.game;
   const mySeat = () => state.you?.seat ?? null;
@@ -34,6 +37,7 @@ export function createRummikubTable(container, controller) {
     try {
       await controller.act(action);
       selected = null;
+      hint.clear();
     } catch (error) {
       showError(error);
     } finally {
@@ -278,6 +282,7 @@ export function createRummikubTable(container, controller) {
           drag: interactive ? `tile:${tile}` : null,
           onclick: interactive ? () => select(tile) : null,
           selected: selected === tile,
+          hinted: hintPlaces().has(tile),
         }),
       )),
     );
@@ -295,14 +300,55 @@ export function createRummikubTable(container, controller) {
       g.pool_size > 0
         ? h("button", { type: "button", id: "draw-tile", onclick: () => act({ type: "draw" }) }, tentative ? t("rk.undo_and_draw") : t("rk.draw"))
         : h("button", { type: "button", id: "pass-turn", onclick: () => act({ type: "pass" }) }, t("rk.pass")),
+      hint.button(state),
       selected ? h("span.muted", {}, t("rk.tap_target")) : h("span.muted", {}, t("rk.how_to")),
     );
   }
 
+  // The rack tiles the suggested play puts on the table (it replaces any steps taken so far).
+  function hintPlaces() {
+    if (suggestion?.type !== "play") return new Set();
+    const before = new Set(game().table.flatMap((meld) => meld.tiles));
+    return new Set(suggestion.table.flat().filter((tile) => !before.has(tile)));
+  }
+
+  function hintPanel() {
+    if (!suggestion || !myTurn()) return null;
+    const placed = hintPlaces();
+    const apply = () => act(suggestion);
+    const parts = [h("h3", {}, t("hint.title"))];
+    if (suggestion.type === "play") {
+      const names = [...placed].map(tileName).join(", ");
+      parts.push(
+        h("p", { id: "hint-text" }, t("hint.rk.play", { n: placed.size, tiles: names })),
+        h("p.muted", {}, t("hint.rk.table")),
+        h(
+          "div.hint-table",
+          {},
+          suggestion.table.map((meld) =>
+            h("div.meld.valid", {}, h("div.meld-tiles", {}, meld.map((tile) => tileElement(tile, { hinted: placed.has(tile) })))),
+          ),
+        ),
+      );
+    } else {
+      parts.push(h("p", { id: "hint-text" }, t(suggestion.type === "pass" ? "hint.rk.pass" : "hint.rk.draw")));
+    }
+    parts.push(
+      h(
+        "div.buttons",
+        {},
+        h("button.primary", { type: "button", id: "apply-hint", onclick: apply }, t("hint.apply")),
+        h("button.quiet", { type: "button", id: "dismiss-hint", onclick: () => { hint.clear(); draw(); } }, t("hint.dismiss")),
+      ),
+    );
+    return h("section.hint-panel", { id: "hint-panel", role: "status" }, parts);
+  }
+
   function draw() {
     if (!state?.game) return;
+    suggestion = hint.action(state);
     keepFocus(root, () =>
-      clear(root, playersStrip(), turnLine(), tableArea(), rackArea(), turnButtons(), roundResult(game(), seatName)),
+      clear(root, playersStrip(), turnLine(), hintPanel(), tableArea(), rackArea(), turnButtons(), roundResult(game(), seatName)),
     );
   }
 

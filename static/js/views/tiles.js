@@ -31,7 +31,7 @@ export function tileName(tile) {
   return t("tile.name", { colour: t(`colour.${colour}`), number });
 }
 
-// options: {drag, selected, onclick, stands (a joker's meaning), fresh, label}
+// options: {drag, selected, onclick, stands (a joker's meaning), fresh, hinted, label}
 export function tileElement(tile, options = {}) {
   const joker = isJoker(tile);
   const decoded = joker ? null : decode(tile);
@@ -45,6 +45,7 @@ export function tileElement(tile, options = {}) {
         joker ? "joker" : `c-${decoded.colour}`,
         options.selected ? "selected" : "",
         options.fresh ? "fresh" : "",
+        options.hinted ? "hinted" : "",
       ].join(" "),
       dataset: { tile, ...(options.drag ? { drag: options.drag } : {}) },
       "aria-label": options.label ?? tileName(tile),

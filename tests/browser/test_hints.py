@@ -1,0 +1,64 @@
+"""A person asks for a hint on their turn: Gin marks the card or pile to take or play, Rummikub
+shows the proposed table with an Apply button that plays it; a room without hints offers none."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import screenshot
+from tests.browser.flows import create_room, press_ready, state, version, wait_past
+
+
+def test_a_gin_hint_marks_the_move_on_the_table(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    page = new_page("en-US")
+    create_room(page, server_url, game="gin_rummy", name="Gina", bots={1: "easy"})
+    press_ready(page)
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-text")
+    assert page.locator("#hint-text").inner_text().startswith("Hint:")
+    marked = page.locator(".hinted")
+    assert marked.count() >= 1
+    assert state(page)["room"]["hints"] is True
+    screenshot(page, "gin-hint")
+    # The first move of a hand, in whatever phase, takes a card or passes: the hint goes.
+    before = version(page)
+    marked.first.click()
+    wait_past(page, before)
+    page.wait_for_selector("#hint-text", state="detached")
+    assert page.console_errors == []
+
+
+def test_a_rummikub_hint_shows_the_table_and_apply_plays_it(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    page = new_page("zh-CN")
+    create_room(
+        page,
+        server_url,
+        game="rummikub",
+        name="Rita",
+        bots={1: "easy"},
+        options={"initial_meld_points": 1},
+    )
+    press_ready(page)
+    page.click("#hint-button")
+    assert page.locator("#hint-button").inner_text() in ("提示", "思考中…")
+    page.wait_for_selector("#hint-panel")
+    rack = state(page)["game"]["rack"]
+    placed = page.locator("#rack .tile.hinted").count()
+    assert placed >= 1, "with a 1-point initial meld, 14 tiles always hold a meld"
+    assert page.locator("#hint-panel .hint-table .tile.hinted").count() == placed
+    screenshot(page, "rummikub-hint")
+    before = version(page)
+    page.click("#apply-hint")
+    wait_past(page, before)
+    page.wait_for_selector("#hint-panel", state="detached")
+    game = state(page)["game"]
+    assert game["seats"][0]["initial_meld_done"]
+    assert len(game["rack"]) == len(rack) - placed
+    assert page.console_errors == []
+
+
+def test_a_room_without_hints_offers_no_hint_button(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    page = new_page("en-US")
+    create_room(page, server_url, game="rummikub", name="Nora", bots={1: "easy"}, hints=False)
+    press_ready(page)
+    page.wait_for_selector("#end-turn")
+    assert state(page)["room"]["hints"] is False
+    assert page.locator("#hint-button").count() == 0
