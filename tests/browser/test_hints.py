@@ -23,7 +23,33 @@ def test_a_gin_hint_marks_the_move_on_the_table(new_page, server_url) -> None:  
     marked.first.click()
     wait_past(page, before)
     page.wait_for_selector("#hint-text", state="detached")
+
+    # Later in the hand, after a draw: the hint names a card of the hand to discard (or end on).
+    page.wait_for_function(
+        "(() => { const g = window.meldhall.store.state.game; const tb = g.tables[0];"
+        " return tb.turn === 0 && tb.phase === 'discard'"
+        " || tb.turn === 0 && tb.phase === 'draw'; })()"
+    )
+    if state(page)["game"]["tables"][0]["phase"] == "draw":
+        before = version(page)
+        page.click("#stock")
+        wait_past(page, before)
+    page.click("#hint-button")
+    page.wait_for_selector("#my-hand .card.hinted")
+    card = page.locator("#my-hand .card.hinted").get_attribute("data-card")
+    assert card in state(page)["game"]["me"]["hand"]
+    screenshot(page, "gin-hint-discard")
     assert page.console_errors == []
+
+
+def test_the_lobby_offers_three_bot_levels_and_hints_on_by_default(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    page = new_page("en-US")
+    page.goto(f"{server_url}/")
+    page.wait_for_selector("#create-room")
+    levels = page.locator("#seat-1 option").evaluate_all("options => options.map(o => o.value)")
+    assert levels == ["human", "easy", "normal", "hard"]
+    assert page.is_checked("#create-hints")
+    assert page.locator("label:has(#create-hints)").inner_text().strip() == "Allow hints"
 
 
 def test_a_rummikub_hint_shows_the_table_and_apply_plays_it(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
