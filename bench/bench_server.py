@@ -5,14 +5,17 @@
     .venv/bin/python bench/bench_server.py --store postgresql+asyncpg://postgres@127.0.0.1/test
     .venv/bin/python bench/bench_server.py --compression           # permessage-deflate on
 
-Phases (each server is a subprocess on 127.0.0.1, the clients live in this process):
+Phases (each server is a subprocess on 127.0.0.1 with the same uvicorn settings; the clients
+live in this process, on uvloop, with the light callback sockets of bench/light_socket.py):
 1. human pace: ROOMS two-player Gin Rummy rooms, both seats played by clients that wait PACE
    seconds before each action; the bare server gets as many two-socket groups, each socket
    sending once per PACE in turn, and broadcasts a ~300-byte message to its group.
 2. flat out: FLAT_ROOMS rooms (groups) acting as soon as they may.
 Printed: move round trip p50/p99 (until the actor has its own patch, and until every seat has
 it), moves (broadcasts) per second flat out, server CPU per move, server memory per room, and
-the ratios to the bare server. Every phase is bounded in time; the script stops by itself.
+the ratios to the bare server, also as moves per second of server CPU, which other processes on
+a shared machine disturb far less than wall-clock rates. Every phase is bounded in time; the
+script stops by itself.
 """
 
 from __future__ import annotations
