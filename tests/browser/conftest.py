@@ -115,7 +115,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API keeps an event loop running in the main thread while it
+# is open, which would stop every asyncio test collected after the browser tests.
+@pytest.fixture(scope="package")
 def browser(chromium_path: str) -> Iterator[object]:
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
