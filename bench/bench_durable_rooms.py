@@ -21,7 +21,6 @@ import secrets
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -32,9 +31,8 @@ from app.bots.registry import make_bot
 from app.rooms.directory import RoomDirectory
 from app.rooms.room import Room, RoomTimings
 from app.rooms.tokens import hash_token
-from app.storage.migrate import upgrade_to_head
 from app.storage.store import open_store
-from bench.bench_storage import drop_postgres, fresh_postgres
+from bench.bench_storage import drop_postgres, fresh_store_urls
 
 TIMINGS = RoomTimings(bot_delay_s=0, reconnect_grace_s=3600, between_hands_s=0)
 
@@ -137,21 +135,7 @@ async def main() -> None:
         )
 
     with tempfile.TemporaryDirectory() as folder:
-
-        async def memory_url() -> str:
-            return "memory://"
-
-        async def sqlite_url() -> str:
-            url = f"sqlite+aiosqlite:///{Path(folder) / uuid.uuid4().hex}.db"
-            await upgrade_to_head(url)
-            return url
-
-        async def postgres_url() -> str | None:
-            url = await fresh_postgres()
-            if url is not None:
-                await upgrade_to_head(url)
-            return url
-
+        memory_url, sqlite_url, postgres_url = fresh_store_urls(Path(folder))
         await median_run("memory", memory_url)
         await median_run("sqlite", sqlite_url)
         with contextlib.suppress(LookupError):  # PostgreSQL unreachable: noted above

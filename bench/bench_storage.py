@@ -61,6 +61,32 @@ class Figures:
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+NewUrl = Callable[[], Awaitable[str | None]]
+
+
+def fresh_store_urls(folder: Path) -> tuple[NewUrl, NewUrl, NewUrl]:
+    """Makers of a new, migrated store URL each call: memory, SQLite in `folder`, PostgreSQL.
+
+    The PostgreSQL maker answers None when the server is unreachable.
+    """
+
+    async def memory_url() -> str:
+        return "memory://"
+
+    async def sqlite_url() -> str:
+        url = f"sqlite+aiosqlite:///{folder / uuid.uuid4().hex}.db"
+        await upgrade_to_head(url)
+        return url
+
+    async def postgres_url() -> str | None:
+        url = await fresh_postgres()
+        if url is not None:
+            await upgrade_to_head(url)
+        return url
+
+    return memory_url, sqlite_url, postgres_url
+
+
 async def room(store: MatchStore, match_id: str, actions: int, think_s: float) -> list[float]:
     latencies = []
     for index in range(actions):
@@ -160,21 +186,7 @@ async def main() -> None:
         return sorted(runs, key=lambda f: f.per_second)[len(runs) // 2]
 
     with tempfile.TemporaryDirectory() as folder:
-
-        async def memory_url() -> str:
-            return "memory://"
-
-        async def sqlite_url() -> str:
-            url = f"sqlite+aiosqlite:///{Path(folder) / uuid.uuid4().hex}.db"
-            await upgrade_to_head(url)
-            return url
-
-        async def postgres_url() -> str | None:
-            url = await fresh_postgres()
-            if url is not None:
-                await upgrade_to_head(url)
-            return url
-
+        memory_url, sqlite_url, postgres_url = fresh_store_urls(Path(folder))
         baseline = await median_run("memory", memory_url)
         report(baseline, None)
         report(await median_run("sqlite", sqlite_url), baseline)
