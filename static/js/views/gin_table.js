@@ -9,7 +9,7 @@ import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
 import { handOutcome, matchScoreboard } from "./gin_results.js";
 import { createHint } from "./hint.js";
-import { showError } from "./toasts.js";
+import { createMover } from "./moves.js";
 
 export function createGinTable(container, controller) {
   const root = h("div.gin");
@@ -17,7 +17,6 @@ export function createGinTable(container, controller) {
   let state = null;
   let selected = null;
   let fresh = null;
-  let busy = false;
   // Without a controller (a replay) the table is only shown, never played.
   const live = Boolean(controller);
   const hint = createHint(controller, () => draw());
@@ -25,20 +24,13 @@ export function createGinTable(container, controller) {
 
   const seatName = (seat) => seatLabel(state?.room?.seats?.find((s) => s.seat === seat), seat);
 
-  async function act(action) {
-    if (busy) return;
-    busy = true;
-    try {
-      await controller.act(action);
+  const act = createMover(controller, {
+    accepted: () => {
       selected = null;
       hint.clear();
-    } catch (error) {
-      showError(error);
-    } finally {
-      busy = false;
-      draw();
-    }
-  }
+    },
+    settled: () => draw(),
+  });
 
   enableDrag(root, (source, target) => {
     const what = source.dataset.drag;

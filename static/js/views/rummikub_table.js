@@ -8,9 +8,9 @@ import { readMeld, sortRack } from "../rules/rummikub_melds.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
 import { createHint } from "./hint.js";
+import { createMover } from "./moves.js";
 import { roundResult } from "./rummikub_results.js";
 import { tileElement, tileName } from "./tiles.js";
-import { showError } from "./toasts.js";
 
 const SORT_KEY = "meldhall.rack_sort";
 
@@ -19,7 +19,6 @@ export function createRummikubTable(container, controller) {
   container.replaceChildren(root);
   let state = null;
   let selected = null;
-  let busy = false;
   let sortBy = localStorage.getItem(SORT_KEY) === "number" ? "number" : "colour";
   const hint = createHint(controller, () => draw());
   let suggestion = null;
@@ -31,20 +30,13 @@ export function createRummikubTable(container, controller) {
   const laid = () => new Set(game().tentative?.laid ?? []);
   const seatName = (seat) => seatLabel(state.room.seats.find((s) => s.seat === seat), seat);
 
-  async function act(action) {
-    if (busy) return;
-    busy = true;
-    try {
-      await controller.act(action);
+  const act = createMover(controller, {
+    accepted: () => {
       selected = null;
       hint.clear();
-    } catch (error) {
-      showError(error);
-    } finally {
-      busy = false;
-      draw();
-    }
-  }
+    },
+    settled: () => draw(),
+  });
 
   // Where among a meld's tiles a drop at (x, y) lands, not counting the dragged tile itself.
   function dropPosition(meldElement, point, tile) {
