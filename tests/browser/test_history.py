@@ -64,6 +64,13 @@ def test_a_finished_match_is_listed_and_replayed_step_by_step(new_page, server_u
     assert page.locator("#step-line").inner_text().startswith("第 0 步")
     page.click("#step-next")
     page.wait_for_function("document.querySelector('#step-line').textContent.startsWith('第 1 步')")
+    # The step is told in words of the page's language, not as the raw logged action.
+    first = httpx.get(f"{server_url}/api/matches/{match_id}/replay").json()["steps"][0]["action"]
+    words = {"draw": "摸一张牌", "pass": "过", "play": "摆出", "end_turn": "结束回合"}
+    line = page.locator("#step-line").inner_text()
+    assert words[first["type"]] in line, line
+    assert "=" not in line, line
+    assert first["type"] not in line, line
     page.click("#step-last")
     page.wait_for_selector("#round-result")
     assert page.locator("#step-next").is_disabled()

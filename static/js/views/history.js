@@ -2,6 +2,7 @@
 // the same table views as a live game (read-only).
 
 import { api } from "../api.js";
+import { actionText } from "../action_text.js";
 import { gameName, seatLabel } from "../game_text.js";
 import { language, t } from "../i18n.js";
 import { clear, h } from "./dom.js";
@@ -110,12 +111,7 @@ function listPage(main) {
 
 function describe(step, match) {
   const who = step.seat === null ? t("history.system") : seatLabel(match.seats[step.seat], step.seat);
-  const action = step.action ?? {};
-  const detail = Object.entries(action)
-    .filter(([key]) => key !== "type")
-    .map(([key, value]) => `${key}=${typeof value === "object" ? JSON.stringify(value) : value}`)
-    .join(" ");
-  return t("history.action_by", { who, action: `${action.type ?? "?"}${detail ? ` ${detail}` : ""}` });
+  return t("history.action_by", { who, action: actionText(match.game, step.action ?? {}) });
 }
 
 function replayPage(main, matchId) {
