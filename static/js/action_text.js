@@ -17,7 +17,10 @@ const TEXTS = {
     gin: (a) => t("act.gin.gin", { card: cardName(a.card) }),
   },
   rummikub: {
-    play: (a) => t("act.rk.play", { n: (a.table ?? []).length }),
+    play: (a) => {
+      const n = (a.table ?? []).length;
+      return t(n === 1 ? "act.rk.play_one" : "act.rk.play", { n });
+    },
     move: (a) => t("act.rk.move", { tile: tileName(a.tile), meld: meldNumber(a.to) }),
     split: (a) => t("act.rk.split", { meld: meldNumber(a.meld), at: Number(a.at) }),
     merge: (a) => t("act.rk.merge", { meld: meldNumber(a.meld), into: meldNumber(a.into) }),

@@ -349,6 +349,7 @@ export default {
   "act.big_gin": "goes big gin",
   "act.next_hand": "the next hand is dealt",
   "act.rk.play": "lays out a table of {n} melds",
+  "act.rk.play_one": "lays out a table of one meld",
   "act.rk.move": "moves the {tile} to {meld}",
   "act.rk.split": "splits {meld} after its tile {at}",
   "act.rk.merge": "joins {meld} onto {into}",

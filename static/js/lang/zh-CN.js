@@ -349,6 +349,7 @@ export default {
   "act.big_gin": "大清牌",
   "act.next_hand": "发下一手牌",
   "act.rk.play": "摆出 {n} 组牌的牌桌",
+  "act.rk.play_one": "摆出 1 组牌的牌桌",
   "act.rk.move": "把{tile}移到{meld}",
   "act.rk.split": "从{meld}的第 {at} 张后拆开",
   "act.rk.merge": "把{meld}并入{into}",
