@@ -84,7 +84,6 @@ class Room:
         # the room gone, as it would have a moment later.
         self.closed = False
         self._info: dict[str, Any] | None = None
-        self._info_version = -1
 
     # -- reading -------------------------------------------------------------------------
 
@@ -108,12 +107,11 @@ class Room:
         }
 
     def _shared_info(self) -> dict[str, Any]:
-        # One room info object per version, shared by every document: the differ then skips
-        # the whole subtree by identity when nothing in it changed.
-        if self._info_version != self.version or self._info is None:
-            info = self.info()
-            self._info = self._info if info == self._info else info
-            self._info_version = self.version
+        # One room info object, shared by every document until something in it changes: the
+        # differ then skips the whole subtree by identity. Changes that cannot touch it (a move
+        # that neither ends a hand nor the match) keep it, so moves do not rebuild it.
+        if self._info is None:
+            self._info = self.info()
         return self._info
 
     def document(self, seat: int | None) -> Document:
@@ -272,6 +270,7 @@ class Room:
     def _after_game_change(self) -> None:
         assert self.match is not None
         engine = self.match.engine
+        status = self.status
         if engine.is_over():
             self.status = RoomStatus.FINISHED
             self.seats.clear_ready()
@@ -283,7 +282,8 @@ class Room:
         else:
             self.status = RoomStatus.PLAYING
         self._arm_turn_timer()
-        self._changed(game=True)
+        # Readiness is cleared only with a change of status, so the room info changed iff it did.
+        self._changed(game=True, info=self.status is not status)
         self._poke_bots()
 
     async def _advance_if_all_ready(self) -> None:
@@ -319,6 +319,7 @@ class Room:
         self.status = RoomStatus.PLAYING
         self.seats.clear_ready()
         self._turn_key = None
+        self._info = None
         self._after_game_change()
         # The match itself is durable already, and recovery finds it by room id.
         await self._save_quietly()
@@ -336,6 +337,7 @@ class Room:
             self.bots.reset(match.seed)
             self.version = match.next_index + 1
             self.status = RoomStatus.PLAYING
+            self._info = None
             await match.record_progress()
             self._after_game_change()
 
@@ -450,8 +452,10 @@ class Room:
             self._changed(game=True)
         return seat
 
-    def _changed(self, *, game: bool) -> None:
+    def _changed(self, *, game: bool, info: bool = True) -> None:
         self.version += 1
+        if info:
+            self._info = None
         if game:
             self.game_version = self.version
         self.fanout.broadcast(self.version, self.document)

@@ -12,6 +12,7 @@ import pytest
 from app.bots.registry import make_bot
 from app.rooms.directory import RoomDirectory
 from app.rooms.errors import RoomError
+from app.rooms.match import CHECKPOINT_EVERY
 from app.rooms.room import Room, RoomTimings
 from app.rooms.tokens import hash_token, new_token
 from app.storage.memory_store import MemoryMatchStore
@@ -97,6 +98,61 @@ async def test_a_failed_log_write_is_refused_and_leaves_the_room_as_it_was() -> 
     stored = await store.load_match(match_id=room.match.match_id)
     assert stored is not None
     assert [a.index for a in stored.actions] == [0]
+
+
+async def play_legal_moves(room: Room, hashes: list[str], count: int) -> None:
+    """`count` actions, each the first legal action of the seat to act (hands dealt between)."""
+    for _ in range(count):
+        seat = await next_to_act(room)
+        assert room.match is not None
+        action = room.match.engine.legal_actions(seat)[0]
+        await room.act(hashes[seat], action, room.version)
+
+
+@pytest.mark.parametrize("moves_before", [1, CHECKPOINT_EVERY - 1, CHECKPOINT_EVERY + 5])
+async def test_a_failed_log_write_deep_in_a_match_restores_the_exact_state(
+    moves_before: int,
+) -> None:
+    store = FlakyStore()
+    room, hashes = await started_room(store, game="gin_rummy")
+    await play_legal_moves(room, hashes, moves_before)
+    assert room.match is not None
+    seat = await next_to_act(room)
+    action = room.match.engine.legal_actions(seat)[-1]
+    before, version = room.match.engine.to_json(), room.version
+    store.failing = True
+    with pytest.raises(RoomError) as refused:
+        await room.act(hashes[seat], action, version)
+    assert refused.value.code == "storage_unavailable"
+    assert room.match.engine.to_json() == before
+    store.failing = False
+    await room.act(hashes[seat], action, version)
+    stored = await store.load_match(match_id=room.match.match_id)
+    assert stored is not None
+    assert len(stored.actions) == moves_before + 1
+
+
+async def test_an_engine_failure_is_an_internal_error_and_changes_nothing() -> None:
+    store = MemoryMatchStore()
+    room, hashes = await started_room(store, game="gin_rummy")
+    await play_legal_moves(room, hashes, 3)
+    assert room.match is not None
+    engine = room.match.engine
+    seat = await next_to_act(room)
+    before, version = engine.to_json(), room.version
+
+    def broken_apply(seat: int | None, action: Any) -> None:
+        engine.hands.clear()  # half an action, then a crash: the engine bug the room guards against
+        raise ValueError("engine bug")
+
+    engine.apply = broken_apply  # type: ignore[method-assign]
+    with pytest.raises(RoomError) as refused:
+        await room.act(hashes[seat], {"type": "draw", "source": "stock"}, version)
+    assert refused.value.code == "internal_error"
+    assert room.match.engine is not engine
+    assert room.match.engine.to_json() == before
+    assert room.version == version
+    await play_legal_moves(room, hashes, 1)
 
 
 async def test_no_patch_goes_out_before_the_action_is_durable() -> None:
