@@ -1,13 +1,19 @@
-"""The async engine: SQLite (aiosqlite) in WAL mode, or PostgreSQL through asyncpg."""
+"""The engines: SQLite (aiosqlite) in WAL mode, or PostgreSQL through asyncpg.
+
+SQLite's action log is written by a thread of its own (app.storage.commit_thread) through a
+synchronous engine on the same file, with the same pragmas.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import Engine, event
+from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
 
 ASYNC_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 
@@ -59,3 +65,15 @@ def create_engine(url: str) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _set_sqlite_pragmas)
         return engine
     return create_async_engine(parsed, pool_size=5, max_overflow=5, pool_pre_ping=True)
+
+
+def create_sqlite_writer_engine(url: str) -> Engine:
+    """A synchronous engine (the standard library's sqlite3) on the file of an aiosqlite URL."""
+    parsed = parse_database_url(url)
+    if not parsed.drivername.startswith("sqlite"):
+        raise ValueError(f"a SQLite URL was expected, got {parsed.drivername}://")
+    ensure_sqlite_folder(url)
+    # The writer thread keeps its one connection open; a pool would only add a reset per use.
+    engine = create_sync_engine(parsed.set(drivername="sqlite+pysqlite"), poolclass=NullPool)
+    event.listen(engine, "connect", _set_sqlite_pragmas)
+    return engine

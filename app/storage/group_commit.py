@@ -1,9 +1,11 @@
 """Group commit: one writer task commits every write waiting in its queue in one transaction.
 
-A caller's `submit` returns only after the transaction holding its write has committed, so
-nothing is acknowledged that is not durable. While one commit is in flight the next writes
-gather in the queue and share the following commit: under load a single fsync covers many
-actions from many rooms, and when idle a write is committed at once, with no added delay.
+The future `submit` gives resolves only after the transaction holding its write has committed,
+so nothing is acknowledged that is not durable (a cancelled caller only stops waiting: its
+write stands). While one commit is in flight the next writes gather in the queue and share the
+following commit: under load a single fsync covers many actions from many rooms, and when idle
+a write is committed at once, with no added delay. PostgreSQL's writers are tasks of this kind;
+SQLite's runs in a thread of its own (app.storage.commit_thread).
 
 If a batch fails, each of its writes is retried in a transaction of its own, so that one bad
 write (a duplicate action index) fails only its own caller.
@@ -13,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from app.storage.records import StoreError
@@ -22,12 +23,6 @@ T = TypeVar("T")
 
 # A bound keeps one transaction (and the memory of one batch) small even under a flood.
 MAX_BATCH = 1000
-
-
-@dataclass
-class _Pending(Generic[T]):
-    item: T
-    future: asyncio.Future[None]
 
 
 class GroupCommitWriter(Generic[T]):
@@ -40,7 +35,8 @@ class GroupCommitWriter(Generic[T]):
         self._commit_batch = commit_batch
         self._commit_one = commit_one
         self._max_batch = max_batch
-        self._queue: asyncio.Queue[_Pending[T] | None] = asyncio.Queue()
+        self._pending: list[tuple[T, asyncio.Future[None]]] = []
+        self._wakeup: asyncio.Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self.batches = 0
@@ -50,61 +46,57 @@ class GroupCommitWriter(Generic[T]):
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="group-commit")
 
-    async def submit(self, item: T) -> None:
-        """Return once `item` is committed; raise what its commit raised."""
+    def submit(self, item: T) -> asyncio.Future[None]:
+        """A future that resolves once `item` is committed, or fails as its commit did."""
         if self._closing or self._task is None:
             raise StoreError("store_closed", "the match store is not running")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Pending(item, future))
-        # The write is committed or refused either way; a cancelled caller only stops waiting.
-        await asyncio.shield(future)
+        self._pending.append((item, future))
+        self._wake()
+        return future
 
     async def close(self) -> None:
         """Commit everything already submitted, then stop the writer."""
         if self._task is None or self._closing:
             return
         self._closing = True
-        self._queue.put_nowait(None)
+        self._wake()
         await self._task
 
-    async def _run(self) -> None:
-        while True:
-            first = await self._queue.get()
-            if first is None:
-                return
-            batch = [first]
-            stop = False
-            while len(batch) < self._max_batch and not self._queue.empty():
-                pending = self._queue.get_nowait()
-                if pending is None:
-                    stop = True
-                    break
-                batch.append(pending)
-            await self._commit(batch)
-            if stop:
-                return
+    def _wake(self) -> None:
+        if self._wakeup is not None and not self._wakeup.done():
+            self._wakeup.set_result(None)
 
-    async def _commit(self, batch: list[_Pending[T]]) -> None:
+    async def _run(self) -> None:
+        while self._pending or not self._closing:
+            if not self._pending:
+                self._wakeup = asyncio.get_running_loop().create_future()
+                await self._wakeup
+                continue
+            batch = self._pending[: self._max_batch]
+            del self._pending[: self._max_batch]
+            await self._commit(batch)
+
+    async def _commit(self, batch: list[tuple[T, asyncio.Future[None]]]) -> None:
         self.batches += 1
         self.items += len(batch)
         try:
-            await self._commit_batch([p.item for p in batch])
+            await self._commit_batch([item for item, _ in batch])
         except Exception:
             await self._commit_each(batch)
             return
-        for pending in batch:
-            if not pending.future.done():
-                pending.future.set_result(None)
+        for _, future in batch:
+            # A done future's caller was cancelled; its write stands all the same.
+            if not future.done():
+                future.set_result(None)
 
-    async def _commit_each(self, batch: list[_Pending[T]]) -> None:
-        for pending in batch:
+    async def _commit_each(self, batch: list[tuple[T, asyncio.Future[None]]]) -> None:
+        for item, future in batch:
             try:
-                await self._commit_one(pending.item)
+                await self._commit_one(item)
             except Exception as error:
-                if not pending.future.done():
-                    pending.future.set_exception(error)
-                    # Mark it retrieved: a caller that stopped waiting must not warn at exit.
-                    pending.future.exception()
+                if not future.done():
+                    future.set_exception(error)
             else:
-                if not pending.future.done():
-                    pending.future.set_result(None)
+                if not future.done():
+                    future.set_result(None)

@@ -6,7 +6,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, insert, select, update
+from sqlalchemy import Connection, Row, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.storage.models import ROOMS
@@ -28,16 +28,16 @@ def room_values(room: RoomRecord) -> dict[str, Any]:
     }
 
 
-async def write_room(connection: AsyncConnection, room: RoomRecord, at: datetime) -> None:
+def write_room(connection: Connection, room: RoomRecord, at: datetime) -> None:
     """Upsert in two portable steps; one room's writes are serial, so no two race here."""
     values = {**room_values(room), "updated_at": at}
-    done = await connection.execute(update(ROOMS).where(ROOMS.c.id == room.room_id).values(values))
+    done = connection.execute(update(ROOMS).where(ROOMS.c.id == room.room_id).values(values))
     if done.rowcount == 0:
-        await connection.execute(insert(ROOMS).values(id=room.room_id, created_at=at, **values))
+        connection.execute(insert(ROOMS).values(id=room.room_id, created_at=at, **values))
 
 
-async def mark_closed(connection: AsyncConnection, room_id: str, at: datetime) -> None:
-    await connection.execute(
+def mark_closed(connection: Connection, room_id: str, at: datetime) -> None:
+    connection.execute(
         update(ROOMS).where(ROOMS.c.id == room_id).values(status=ROOM_CLOSED, updated_at=at)
     )
 

@@ -1,11 +1,12 @@
 """The match store in SQL (SQLite or PostgreSQL), every write through a group-commit writer.
 
 All writes, not only actions, go through the writers, and all writes for one match through the
-same writer (chosen by a hash of the match id): their order is the order they were made in (a
-match exists before its first action is logged). SQLite gets a single writer, so it never sees
-two compete for its one write lock; PostgreSQL gets several, whose commits overlap (the server
-merges their WAL flushes), so throughput grows with the number of busy rooms. Reads use their
-own pooled connections.
+same writer: their order is the order they were made in (a match exists before its first action
+is logged). SQLite gets a single writer, a thread with its own synchronous connection
+(app.storage.commit_thread), so the event loop only hands it writes and never sees two writers
+compete for SQLite's one write lock. PostgreSQL gets several writer tasks (chosen by a hash of
+the match id), whose commits overlap (the server merges their WAL flushes), so throughput grows
+with the number of busy rooms. Reads use their own pooled async connections.
 """
 
 from __future__ import annotations
@@ -13,21 +14,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import zlib
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from functools import partial
-from itertools import groupby
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.storage import sql_reads, sql_rooms
-from app.storage.database import create_engine, is_sqlite
+from app.storage.commit_thread import CommitThread
+from app.storage.database import create_engine, create_sqlite_writer_engine, is_sqlite
 from app.storage.group_commit import GroupCommitWriter
-from app.storage.models import ACTIONS, HANDS, MATCHES, SEATS
+from app.storage.models import HANDS, MATCHES, SEATS
 from app.storage.player_stats import compute_player_stats
 from app.storage.records import (
     ACTIVE,
@@ -43,23 +42,20 @@ from app.storage.records import (
     StoreError,
     check_seed,
 )
+from app.storage.sql_writes import (
+    ActionWrite,
+    StatementWrite,
+    Write,
+    commit_write,
+    commit_writes,
+    must_exist,
+    unknown_match,
+)
 
 # Two overlapping commits hide one commit's round trips and fsync behind the other. Measured
 # with bench/bench_storage.py (100 rooms, PostgreSQL on the same 2-core host): 1 writer 4.9k
 # actions/s p99 89 ms, 2 writers 5.9k p99 39 ms, 4 writers 4.6k p99 54 ms.
 POSTGRES_WRITERS = 2
-
-Statement = Callable[[AsyncConnection], Awaitable[None]]
-Conflict = Callable[[AsyncConnection], Awaitable[StoreError]]
-
-
-@dataclass(frozen=True)
-class Write:
-    """One write for the group-commit writer: an action row, or statements to run."""
-
-    action_row: dict[str, Any] | None = None
-    run: Statement | None = None
-    on_conflict: Conflict | None = None
 
 
 def seat_values(match_id: str, seat: SeatRecord) -> dict[str, Any]:
@@ -74,29 +70,92 @@ def seat_values(match_id: str, seat: SeatRecord) -> dict[str, Any]:
     }
 
 
-async def match_exists(connection: AsyncConnection, match_id: str) -> bool:
-    found = await connection.execute(select(MATCHES.c.id).where(MATCHES.c.id == match_id))
-    return found.first() is not None
+class SqliteLog:
+    """The SQLite writer thread's side: its one synchronous connection, used only there."""
+
+    def __init__(self, url: str) -> None:
+        self._engine = create_sqlite_writer_engine(url)
+        self._connection: Connection | None = None
+
+    def _connect(self) -> Connection:
+        connection = self._connection
+        if connection is None or connection.closed or connection.invalidated:
+            connection = self._connection = self._engine.connect()
+        return connection
+
+    def _drop(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            # It may be broken already (the reason it is dropped); closing is best effort.
+            with contextlib.suppress(SQLAlchemyError, OSError):
+                connection.close()
+
+    def commit_batch(self, writes: Sequence[Write]) -> None:
+        try:
+            commit_writes(self._connect(), writes)
+        except BaseException:
+            # After a failed commit the connection's state is unknown: start the next afresh.
+            self._drop()
+            raise
+
+    def commit_one(self, write: Write) -> None:
+        try:
+            commit_write(self._connect(), write)
+        except BaseException:
+            self._drop()
+            raise
+
+    def close(self) -> None:
+        self._drop()
+        self._engine.dispose()
 
 
-def unknown_match(match_id: str) -> StoreError:
-    return StoreError("unknown_match", f"no match with id {match_id!r}")
+class PostgresLog:
+    """One PostgreSQL writer's connection, kept open: no pool checkout, ping or reset per commit."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._connection: AsyncConnection | None = None
+
+    async def _connect(self) -> AsyncConnection:
+        connection = self._connection
+        if connection is None or connection.closed or connection.invalidated:
+            connection = self._connection = await self._engine.connect()
+        return connection
+
+    async def drop(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(SQLAlchemyError, OSError):
+                await connection.close()
+
+    async def commit_batch(self, writes: Sequence[Write]) -> None:
+        connection = await self._connect()
+        try:
+            # The whole batch runs in one pass through SQLAlchemy's async layer.
+            await connection.run_sync(commit_writes, writes)
+        except BaseException:
+            await self.drop()
+            raise
+
+    async def commit_one(self, write: Write) -> None:
+        connection = await self._connect()
+        try:
+            await connection.run_sync(commit_write, write)
+        except BaseException:
+            await self.drop()
+            raise
+
+
+Writer = CommitThread[Write] | GroupCommitWriter[Write]
 
 
 class SqlMatchStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self._engine: AsyncEngine | None = None
-        writers = 1 if is_sqlite(url) else POSTGRES_WRITERS
-        self._writers = [
-            GroupCommitWriter[Write](
-                partial(self._commit_batch, shard), partial(self._commit_one, shard)
-            )
-            for shard in range(writers)
-        ]
-        # Each writer keeps its own connection: no pool checkout, liveness ping or reset
-        # between commits, which is most of a small commit's cost.
-        self._connections: list[AsyncConnection | None] = [None] * writers
+        self._postgres_logs: list[PostgresLog] = []
+        self._writers: list[Writer] = []
 
     @property
     def engine(self) -> AsyncEngine:
@@ -113,64 +172,41 @@ class SqlMatchStore:
     def committed_writes(self) -> int:
         return sum(writer.items for writer in self._writers)
 
-    async def _submit(self, key: str, write: Write) -> None:
+    def _writer(self, key: str) -> Writer:
         """Writes with the same key (a match id or a room id) commit in the order made."""
-        shard = zlib.crc32(key.encode()) % len(self._writers)
-        await self._writers[shard].submit(write)
+        writers = self._writers
+        if not writers:
+            raise StoreError("store_closed", "the match store is not running")
+        if len(writers) == 1:
+            return writers[0]
+        return writers[zlib.crc32(key.encode()) % len(writers)]
+
+    async def _submit(self, key: str, write: Write) -> None:
+        await self._writer(key).submit(write)
 
     async def start(self) -> None:
-        if self._engine is None:
-            self._engine = create_engine(self.url)
+        if self._engine is not None:
+            return
+        self._engine = create_engine(self.url)
+        if is_sqlite(self.url):
+            log = SqliteLog(self.url)
+            self._writers = [CommitThread[Write](log.commit_batch, log.commit_one, log.close)]
+        else:
+            self._postgres_logs = [PostgresLog(self._engine) for _ in range(POSTGRES_WRITERS)]
+            self._writers = [
+                GroupCommitWriter[Write](log.commit_batch, log.commit_one)
+                for log in self._postgres_logs
+            ]
         for writer in self._writers:
             writer.start()
 
     async def close(self) -> None:
         await asyncio.gather(*(writer.close() for writer in self._writers))
-        for shard in range(len(self._connections)):
-            await self._drop_connection(shard)
+        for log in self._postgres_logs:
+            await log.drop()
         if self._engine is not None:
             await self._engine.dispose()
             self._engine = None
-
-    async def _run(self, connection: AsyncConnection, writes: Sequence[Write]) -> None:
-        for is_action, group in groupby(writes, key=lambda w: w.action_row is not None):
-            if is_action:
-                # Consecutive actions, from any number of rooms, go in one multi-row insert.
-                rows = [w.action_row for w in group if w.action_row is not None]
-                await connection.execute(insert(ACTIONS), rows)
-                continue
-            for write in group:
-                if write.run is not None:
-                    await write.run(connection)
-
-    async def _drop_connection(self, shard: int) -> None:
-        connection, self._connections[shard] = self._connections[shard], None
-        if connection is not None:
-            # It may be broken already (the reason it is dropped); closing is best effort.
-            with contextlib.suppress(SQLAlchemyError, OSError):
-                await connection.close()
-
-    async def _commit_batch(self, shard: int, writes: Sequence[Write]) -> None:
-        connection = self._connections[shard]
-        if connection is None or connection.closed or connection.invalidated:
-            connection = await self.engine.connect()
-            self._connections[shard] = connection
-        try:
-            async with connection.begin():
-                await self._run(connection, writes)
-        except BaseException:
-            # After a failed commit the connection's state is unknown: start the next afresh.
-            await self._drop_connection(shard)
-            raise
-
-    async def _commit_one(self, shard: int, write: Write) -> None:
-        try:
-            await self._commit_batch(shard, [write])
-        except IntegrityError:
-            if write.on_conflict is None:
-                raise
-            async with self.engine.connect() as connection:
-                raise await write.on_conflict(connection) from None
 
     async def create_match(
         self,
@@ -199,75 +235,54 @@ class SqlMatchStore:
             "room_meta": room_meta,
         }
 
-        async def run(connection: AsyncConnection) -> None:
-            await connection.execute(insert(MATCHES).values(values))
+        def run(connection: Connection) -> None:
+            connection.execute(insert(MATCHES).values(values))
             if seats:
-                await connection.execute(insert(SEATS), [seat_values(match_id, s) for s in seats])
+                connection.execute(insert(SEATS), [seat_values(match_id, s) for s in seats])
 
-        async def conflict(connection: AsyncConnection) -> StoreError:
+        def conflict(connection: Connection) -> StoreError:
             return StoreError("duplicate_match", f"a match with id {match_id!r} already exists")
 
-        await self._submit(match_id, Write(run=run, on_conflict=conflict))
-
-    async def _must_exist(self, connection: AsyncConnection, match_id: str) -> None:
-        if not await match_exists(connection, match_id):
-            raise unknown_match(match_id)
+        await self._submit(match_id, StatementWrite(run, conflict))
 
     async def update_seat(self, *, match_id: str, seat: SeatRecord) -> None:
-        async def run(connection: AsyncConnection) -> None:
-            await self._must_exist(connection, match_id)
-            await connection.execute(
+        def run(connection: Connection) -> None:
+            must_exist(connection, match_id)
+            connection.execute(
                 delete(SEATS).where(SEATS.c.match_id == match_id, SEATS.c.seat == seat.seat)
             )
-            await connection.execute(insert(SEATS).values(seat_values(match_id, seat)))
+            connection.execute(insert(SEATS).values(seat_values(match_id, seat)))
 
-        await self._submit(match_id, Write(run=run))
+        await self._submit(match_id, StatementWrite(run))
 
     async def update_room_meta(self, *, match_id: str, room_meta: dict[str, Any]) -> None:
-        async def run(connection: AsyncConnection) -> None:
-            done = await connection.execute(
+        def run(connection: Connection) -> None:
+            done = connection.execute(
                 update(MATCHES).where(MATCHES.c.id == match_id).values(room_meta=room_meta)
             )
             if done.rowcount == 0:
                 raise unknown_match(match_id)
 
-        await self._submit(match_id, Write(run=run))
+        await self._submit(match_id, StatementWrite(run))
 
     async def append_action(
         self, *, match_id: str, index: int, seat: int | None, action: dict[str, Any]
     ) -> None:
-        row = {
-            "match_id": match_id,
-            "idx": index,
-            "seat": seat,
-            "action": action,
-            "at": datetime.now(UTC),
-        }
-
-        async def conflict(connection: AsyncConnection) -> StoreError:
-            if not await match_exists(connection, match_id):
-                return unknown_match(match_id)
-            return StoreError(
-                "duplicate_action", f"match {match_id!r} already has an action at index {index}"
-            )
-
-        await self._submit(match_id, Write(action_row=row, on_conflict=conflict))
+        # The hot path: one small object and a future on the event loop, nothing more.
+        await self._writer(match_id).submit(ActionWrite(match_id, index, seat, action))
 
     async def record_hand(self, *, match_id: str, hand_index: int, result: dict[str, Any]) -> None:
-        async def run(connection: AsyncConnection) -> None:
-            await self._must_exist(connection, match_id)
-            await connection.execute(
+        at = datetime.now(UTC)
+
+        def run(connection: Connection) -> None:
+            must_exist(connection, match_id)
+            connection.execute(
                 delete(HANDS).where(HANDS.c.match_id == match_id, HANDS.c.hand_index == hand_index)
             )
-            values = {
-                "match_id": match_id,
-                "hand_index": hand_index,
-                "result": result,
-                "at": datetime.now(UTC),
-            }
-            await connection.execute(insert(HANDS).values(values))
+            values = {"match_id": match_id, "hand_index": hand_index, "result": result, "at": at}
+            connection.execute(insert(HANDS).values(values))
 
-        await self._submit(match_id, Write(run=run))
+        await self._submit(match_id, StatementWrite(run))
 
     async def finish_match(
         self,
@@ -281,8 +296,8 @@ class SqlMatchStore:
             raise StoreError("bad_status", f"a match ends as one of {END_STATUSES}, not {status!r}")
         finished_at = datetime.now(UTC)
 
-        async def run(connection: AsyncConnection) -> None:
-            done = await connection.execute(
+        def run(connection: Connection) -> None:
+            done = connection.execute(
                 update(MATCHES)
                 .where(MATCHES.c.id == match_id)
                 .values(status=status, finished_at=finished_at, result=result)
@@ -290,29 +305,33 @@ class SqlMatchStore:
             if done.rowcount == 0:
                 raise unknown_match(match_id)
             for seat, score in enumerate(final_scores or []):
-                await connection.execute(
+                connection.execute(
                     update(SEATS)
                     .where(SEATS.c.match_id == match_id, SEATS.c.seat == seat)
                     .values(final_score=score)
                 )
 
-        await self._submit(match_id, Write(run=run))
+        await self._submit(match_id, StatementWrite(run))
 
     async def save_room(self, *, room: RoomRecord) -> None:
-        async def run(connection: AsyncConnection) -> None:
-            await sql_rooms.write_room(connection, room, datetime.now(UTC))
+        at = datetime.now(UTC)
 
-        await self._submit(room.room_id, Write(run=run))
+        def run(connection: Connection) -> None:
+            sql_rooms.write_room(connection, room, at)
+
+        await self._submit(room.room_id, StatementWrite(run))
 
     async def open_rooms(self) -> list[StoredRoom]:
         async with self.engine.connect() as connection:
             return await sql_rooms.open_rooms(connection)
 
     async def close_room(self, *, room_id: str) -> None:
-        async def run(connection: AsyncConnection) -> None:
-            await sql_rooms.mark_closed(connection, room_id, datetime.now(UTC))
+        at = datetime.now(UTC)
 
-        await self._submit(room_id, Write(run=run))
+        def run(connection: Connection) -> None:
+            sql_rooms.mark_closed(connection, room_id, at)
+
+        await self._submit(room_id, StatementWrite(run))
 
     async def unfinished_matches(self) -> list[StoredMatch]:
         async with self.engine.connect() as connection:

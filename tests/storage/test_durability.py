@@ -8,11 +8,13 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
+from app.storage.commit_thread import CommitThread
 from app.storage.database import create_engine
 from app.storage.group_commit import GroupCommitWriter
 from app.storage.migrate import upgrade_to_head
@@ -180,6 +182,78 @@ async def test_a_batch_with_one_bad_write_commits_the_others() -> None:
     assert results[3] is None
     assert sorted(committed) == [1, 2, 4]
     assert writer.batches == 1
+
+
+async def test_the_commit_thread_fails_only_the_bad_write_of_a_batch() -> None:
+    committed: list[int] = []
+    exited = threading.Event()
+
+    def commit_batch(items: list[int]) -> None:
+        if any(i < 0 for i in items):
+            raise ValueError("a negative item spoils the batch")
+        committed.extend(items)
+
+    def commit_one(item: int) -> None:
+        if item < 0:
+            raise ValueError(f"{item} is negative")
+        committed.append(item)
+
+    writer = CommitThread[int](commit_batch, commit_one, exited.set)
+    writer.start()
+    results = await asyncio.gather(
+        *(writer.submit(i) for i in (1, 2, -3, 4)), return_exceptions=True
+    )
+    await writer.close()
+    assert results[:2] == [None, None]
+    assert isinstance(results[2], ValueError)
+    assert results[3] is None
+    assert sorted(committed) == [1, 2, 4]
+    assert exited.is_set()
+
+
+async def test_the_commit_thread_acknowledges_a_write_only_once_its_batch_committed() -> None:
+    entered, release = threading.Event(), threading.Event()
+    committed: list[list[str]] = []
+
+    def commit_batch(items: list[str]) -> None:
+        entered.set()
+        release.wait()
+        committed.append(items)
+
+    writer = CommitThread[str](commit_batch, lambda item: None, lambda: None)
+    writer.start()
+    first = writer.submit("a")
+    await asyncio.to_thread(entered.wait)
+    # Submitted while "a" commits: they wait for the next commit, and share it.
+    second, third = writer.submit("b"), writer.submit("c")
+    await asyncio.sleep(0.01)
+    assert [f.done() for f in (first, second, third)] == [False, False, False]
+    release.set()
+    await asyncio.gather(first, second, third)
+    await writer.close()
+    assert committed == [["a"], ["b", "c"]]
+    with pytest.raises(StoreError) as refused:
+        writer.submit("d")
+    assert refused.value.code == "store_closed"
+
+
+async def test_a_cancelled_caller_stops_waiting_but_its_action_is_kept(sql_url: str) -> None:
+    store = await sql_store(sql_url)
+    try:
+        await create(store, "m")
+        waiting = asyncio.create_task(
+            store.append_action(match_id="m", index=0, seat=0, action={"i": 0})
+        )
+        await asyncio.sleep(0)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        await store.append_action(match_id="m", index=1, seat=0, action={"i": 1})
+        match = await store.load_match(match_id="m")
+    finally:
+        await store.close()
+    assert match is not None
+    assert [a.index for a in match.actions] == [0, 1]
 
 
 async def read_acknowledged(process: asyncio.subprocess.Process, count: int) -> list[int]:

@@ -122,6 +122,25 @@ async def test_one_bad_append_in_a_batch_does_not_sink_the_others(store: MatchSt
     assert [a.action["type"] for a in match.actions] == ["draw", "a", "b"]
 
 
+async def test_a_match_and_its_first_actions_made_together_are_kept_in_order(
+    store: MatchStore,
+) -> None:
+    # Nothing is awaited in between, so the SQL stores commit all of it in one batch, where the
+    # match row must still come before the actions that refer to it.
+    await asyncio.gather(
+        create(store, match_id="m1"),
+        store.append_action(match_id="m1", index=0, seat=0, action={"type": "draw"}),
+        store.record_hand(match_id="m1", hand_index=0, result={"winner": 0}),
+        store.append_action(match_id="m1", index=1, seat=0, action={"type": "discard"}),
+        store.finish_match(match_id="m1", status="finished", result=None, final_scores=[3, 0]),
+    )
+    match = await store.load_match(match_id="m1")
+    assert match is not None
+    assert match.status == "finished"
+    assert [a.action["type"] for a in match.actions] == ["draw", "discard"]
+    assert [s.final_score for s in match.seats] == [3, 0]
+
+
 async def test_a_seat_update_replaces_that_seat_only(store: MatchStore) -> None:
     await create(store, seats=seats("ann"))
     bot = SeatRecord(seat=1, name="Bot", kind="bot", level="hard", token_hash=None)
