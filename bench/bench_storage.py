@@ -51,6 +51,8 @@ class Figures:
     seconds: float
     latencies_ms: list[float]
     batch_mean: float | None
+    loop_cpu_s: float
+    process_cpu_s: float
 
     @property
     def per_second(self) -> float:
@@ -114,15 +116,17 @@ async def run(name: str, url: str, rooms: int, actions: int, think_s: float) -> 
         batches_before = sql.commits if sql else 0
         items_before = sql.committed_writes if sql else 0
         started = time.perf_counter()
+        loop_cpu, process_cpu = time.thread_time(), time.process_time()
         results = await asyncio.gather(*(room(store, m, actions, think_s) for m in ids))
         seconds = time.perf_counter() - started
+        loop_cpu, process_cpu = time.thread_time() - loop_cpu, time.process_time() - process_cpu
         batch_mean = None
         if sql and sql.commits > batches_before:
             batch_mean = (sql.committed_writes - items_before) / (sql.commits - batches_before)
     finally:
         await store.close()
     latencies = [ms for one in results for ms in one]
-    return Figures(name, len(latencies), seconds, latencies, batch_mean)
+    return Figures(name, len(latencies), seconds, latencies, batch_mean, loop_cpu, process_cpu)
 
 
 async def fresh_postgres() -> str | None:
@@ -157,7 +161,8 @@ def report(figures: Figures, baseline: Figures | None) -> None:
     print(
         f"{figures.name:<9} {figures.per_second:>9.0f} actions/s"
         f"  p50 {figures.percentile(0.50):7.2f} ms  p99 {figures.percentile(0.99):7.2f} ms"
-        f"{batch}{share}"
+        f"  CPU/action: loop {figures.loop_cpu_s / figures.actions * 1e6:5.1f} us,"
+        f" process {figures.process_cpu_s / figures.actions * 1e6:5.1f} us{batch}{share}"
     )
 
 
