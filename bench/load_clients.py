@@ -139,7 +139,10 @@ class GinTable(Room):
         now = time.perf_counter()
         message = json.loads(text)
         kind = message["type"]
-        if kind == "patch":
+        if kind in ("patch", "ack"):
+            # An ack carries the patch of the action it answers.
+            if kind == "ack" and self.flight is not None:
+                self.flight.key, self.flight.acked = message["version"], True
             if message["from"] != self.versions[seat]:
                 self.sockets[seat].send('{"type":"resync"}')
                 return
@@ -148,9 +151,6 @@ class GinTable(Room):
             self.arrived(seat, message["version"], now)
         elif kind == "snapshot":
             self.docs[seat], self.versions[seat] = message["state"], message["version"]
-        elif kind == "ack" and self.flight is not None:
-            self.flight.key, self.flight.acked = message["version"], True
-            self.settle()
         elif kind == "error":
             self.flight = None
         self.next_move()

@@ -93,12 +93,15 @@ async def play(server: str, room_id: str, token: str) -> Json:
             kind = message["type"]
             if kind == "snapshot":
                 doc, version = message["state"], message["version"]
-            elif kind == "patch":
+            elif kind in ("patch", "ack"):
+                # An ack is the reply to our action and carries the action's patch.
+                if kind == "ack" and message["seq"] == waiting_for:
+                    waiting_for = None
                 if message["from"] != version:
                     await socket.send(json.dumps({"type": "resync"}))
                     continue
                 doc, version = apply_patch(doc, message["patch"]), message["version"]
-            elif kind in ("ack", "error") and message["seq"] == waiting_for:
+            elif kind == "error" and message["seq"] == waiting_for:
                 waiting_for = None
             if doc["room"]["status"] == "finished":
                 return dict(doc)

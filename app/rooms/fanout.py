@@ -7,11 +7,12 @@ from typing import Any, Protocol
 
 import orjson
 
-from app.rooms.documents import make_patch
+from app.rooms.documents import Patch, make_patch
 
 Document = dict[str, Any]
 # Raised only for changes an existing client could misread; additions keep the number.
-PROTOCOL = 1
+# 2: an accepted action's ack carries the action's patch for the acting connection.
+PROTOCOL = 2
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -42,6 +43,10 @@ class Connection:
         self.version = -1
 
 
+# The connection whose action this change is, and the action's `seq`.
+Ack = tuple[Connection, int]
+
+
 class Fanout:
     """Sends every connection its own document's patch, computing each document once."""
 
@@ -63,19 +68,39 @@ class Fanout:
         message = {"type": "snapshot", "protocol": PROTOCOL, "version": version, "state": doc}
         connection.outbox.send(dumps(message))
 
-    def broadcast(self, version: int, document: Callable[[int | None], Document]) -> None:
+    def broadcast(
+        self,
+        version: int,
+        document: Callable[[int | None], Document],
+        ack: Ack | None = None,
+    ) -> None:
+        """Send each connection the patch to its document at `version`.
+
+        The connection in `ack` gets the patch inside the ack of its action (one frame, not
+        two: a third of the socket writes of a move).
+        """
         docs: dict[int | None, Document] = {}
         # Tabs of one seat usually hold the same version: one patch text serves them all.
+        patches: dict[tuple[int | None, int], Patch] = {}
         texts: dict[tuple[int | None, int], str] = {}
+        acking = None if ack is None else ack[0]
         for connection in self.connections:
             seat = connection.seat
             doc = docs.get(seat)
             if doc is None:
                 doc = docs[seat] = document(seat)
             key = (seat, connection.version)
-            text = texts.get(key)
-            if text is None:
-                patch = make_patch(connection.doc, doc)
+            patch = patches.get(key)
+            if patch is None:
+                patch = patches[key] = make_patch(connection.doc, doc)
+            if connection is acking:
+                assert ack is not None
+                message = {"type": "ack", "seq": ack[1], "from": connection.version}
+                message["version"], message["patch"] = version, patch
+                text = dumps(message)
+            elif key in texts:
+                text = texts[key]
+            else:
                 message = {"type": "patch", "from": connection.version, "version": version}
                 message["patch"] = patch
                 text = texts[key] = dumps(message)

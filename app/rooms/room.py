@@ -18,7 +18,7 @@ from typing import Any
 from app.games.engine import Config, Engine, IllegalAction
 from app.rooms.bot_driver import BotDriver, BotFactory
 from app.rooms.errors import RoomError
-from app.rooms.fanout import Connection, Document, Fanout, Outbox
+from app.rooms.fanout import Ack, Connection, Document, Fanout, Outbox
 from app.rooms.flow import RoomFlow
 from app.rooms.match import Match
 from app.rooms.seats import Seat, SeatsSnapshot, SeatTable
@@ -242,9 +242,16 @@ class Room:
     # -- playing -------------------------------------------------------------------------
 
     async def act(
-        self, token_hash: str, action: Mapping[str, Any], version: int | None = None
+        self,
+        token_hash: str,
+        action: Mapping[str, Any],
+        version: int | None = None,
+        ack: Ack | None = None,
     ) -> int:
-        """Apply one action for the token's seat; returns the new version once it is logged."""
+        """Apply one action for the token's seat; returns the new version once it is logged.
+
+        With `ack`, that connection's patch goes out as the ack of the action.
+        """
         async with self.lock:
             seat = await self._touch(token_hash)
             if version is not None and version < self.game_version:
@@ -252,10 +259,12 @@ class Room:
                     "stale_version",
                     f"the game changed at version {self.game_version}; you sent {version}",
                 )
-            await self._apply(seat.index, action)
+            await self._apply(seat.index, action, ack)
             return self.version
 
-    async def _apply(self, seat: int | None, action: Mapping[str, Any]) -> None:
+    async def _apply(
+        self, seat: int | None, action: Mapping[str, Any], ack: Ack | None = None
+    ) -> None:
         if self.match is None or self.status is RoomStatus.WAITING:
             raise RoomError("not_started", "the match has not started")
         if self.status is RoomStatus.FINISHED:
@@ -263,11 +272,11 @@ class Room:
         status = self.status
         await self.match.apply(seat, action)
         await self.match.record_progress()
-        self._after_game_change()
+        self._after_game_change(ack)
         if self.status is not status:
             await self._save_quietly()
 
-    def _after_game_change(self) -> None:
+    def _after_game_change(self, ack: Ack | None = None) -> None:
         assert self.match is not None
         engine = self.match.engine
         status = self.status
@@ -283,7 +292,7 @@ class Room:
             self.status = RoomStatus.PLAYING
         self._arm_turn_timer()
         # Readiness is cleared only with a change of status, so the room info changed iff it did.
-        self._changed(game=True, info=self.status is not status)
+        self._changed(game=True, info=self.status is not status, ack=ack)
         self._poke_bots()
 
     async def _advance_if_all_ready(self) -> None:
@@ -452,13 +461,13 @@ class Room:
             self._changed(game=True)
         return seat
 
-    def _changed(self, *, game: bool, info: bool = True) -> None:
+    def _changed(self, *, game: bool, info: bool = True, ack: Ack | None = None) -> None:
         self.version += 1
         if info:
             self._info = None
         if game:
             self.game_version = self.version
-        self.fanout.broadcast(self.version, self.document)
+        self.fanout.broadcast(self.version, self.document, ack)
 
     def meta(self) -> dict[str, Any]:
         return {

@@ -85,6 +85,11 @@ export class Connection {
         }
         break;
       case "ack":
+        // The ack of an accepted action carries the action's patch (protocol 2): the store
+        // is at the new version before the action's promise resolves.
+        if (!this.store.applyPatch(message.from, message.version, message.patch)) {
+          this.send({ type: "resync" });
+        }
         this.settle(message.seq, null, message.version);
         break;
       case "error":

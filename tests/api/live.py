@@ -153,7 +153,7 @@ class SeatClient:
         kind = message["type"]
         if kind == "snapshot":
             self.doc, self.version = message["state"], message["version"]
-        elif kind == "patch":
+        elif kind in ("patch", "ack"):
             assert message["from"] == self.version, (message["from"], self.version)
             self.doc = jsonpatch.apply_patch(self.doc, message["patch"])
             self.version = message["version"]

@@ -68,9 +68,9 @@ class HiddenRecorder:
         self.hidden: dict[int, dict[int | None, set[str]]] = {}
         original = room.fanout.broadcast
 
-        def recording(version: int, document: Any) -> None:
+        def recording(version: int, document: Any, ack: Any = None) -> None:
             self.record(version)
-            original(version, document)
+            original(version, document, ack)
 
         room.fanout.broadcast = recording  # type: ignore[method-assign]
         self.record(room.version)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -178,3 +179,32 @@ async def test_leaving_closes_the_seats_sockets_and_frees_the_seat(server) -> No
     join(server, room_id, "bob", seat=0)
     await watcher.wait_for(lambda: watcher.doc["room"]["seats"][0]["name"] == "bob")
     assert not watcher.doc["room"]["seats"][0]["connected"]
+
+
+async def test_an_accepted_action_is_answered_by_one_ack_carrying_the_actors_patch(server) -> None:
+    room = create_room(server, game="gin_rummy", players=2)
+    tokens = [join(server, room["room_id"], name) for name in ("ann", "bob")]
+    url = server.ws_url(room["room_id"])
+    ann, bob = shared_clients([(url, tokens[0]), (url, tokens[1])])
+    for client in (ann, bob):
+        await client.connect()
+        await client.send({"type": "ready"})
+    await ann.wait_for(lambda: ann.status == "playing" and bob.status == "playing")
+    mover, other = (ann, bob) if ann.legal else (bob, ann)
+    before, legal_before = mover.version, mover.legal
+    reply = await mover.act(mover.legal[0], mover.version)
+    await other.wait_for(lambda: other.version == reply["version"])
+
+    assert (reply["type"], reply["seq"], reply["from"]) == ("ack", mover.seq, before)
+    assert reply["patch"], "the move changed the mover's document"
+    assert mover.version == reply["version"]
+    assert mover.legal != legal_before, "the patch in the ack moved the mover on (draw, discard)"
+    assert [json.loads(text)["type"] for version, text in mover.received if version > before] == [
+        "ack"
+    ]
+    assert [json.loads(text)["type"] for version, text in other.received if version > before] == [
+        "patch"
+    ]
+    public = [{**table, "players": None} for table in mover.doc["game"]["tables"]]
+    assert [{**table, "players": None} for table in other.doc["game"]["tables"]] == public
+    await asyncio.gather(ann.close(), bob.close())

@@ -193,11 +193,14 @@ class Session:
             self.error("spectator", "spectators cannot act", message.seq)
             return
         try:
-            version = await self.room.act(token_hash, message.action, message.version)
+            # Accepted, the action's ack goes out with this connection's patch, from the room.
+            # A session's connection stays in its room until the session ends (a seat left
+            # closes the socket), so every accepted action gets its ack.
+            await self.room.act(
+                token_hash, message.action, message.version, (self.connection, message.seq)
+            )
         except (RoomError, IllegalAction) as exc:
             self.error(exc.code, exc.message, message.seq)
-            return
-        self.send({"type": "ack", "seq": message.seq, "version": version})
 
     async def guarded(self, seq: int | None, work: Any) -> None:
         try:
