@@ -46,6 +46,7 @@ from app.storage.sql_writes import (
     ActionWrite,
     StatementWrite,
     Write,
+    commit_actions_atomically,
     commit_write,
     commit_writes,
     must_exist,
@@ -133,7 +134,11 @@ class PostgresLog:
         connection = await self._connect()
         try:
             # The whole batch runs in one pass through SQLAlchemy's async layer.
-            await connection.run_sync(commit_writes, writes)
+            actions = [write for write in writes if isinstance(write, ActionWrite)]
+            if len(actions) == len(writes):
+                await connection.run_sync(commit_actions_atomically, actions)
+            else:
+                await connection.run_sync(commit_writes, writes)
         except BaseException:
             await self.drop()
             raise

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, Dialect, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from app.storage.models import ACTIONS, MATCHES
@@ -30,15 +31,6 @@ class ActionWrite:
     index: int
     seat: int | None
     action: dict[str, Any]
-
-    def row(self, at: datetime) -> dict[str, Any]:
-        return {
-            "match_id": self.match_id,
-            "idx": self.index,
-            "seat": self.seat,
-            "action": self.action,
-            "at": at,
-        }
 
     def conflict(self, connection: Connection) -> StoreError:
         if not match_exists(connection, self.match_id):
@@ -72,6 +64,46 @@ def must_exist(connection: Connection, match_id: str) -> None:
         raise unknown_match(match_id)
 
 
+class ActionInsert:
+    """The log's INSERT compiled once for a dialect, run as an executemany of plain tuples.
+
+    SQLAlchemy's per-row parameter handling costs more CPU than SQLite's insert itself (measured:
+    11 us against 5 us an action in a 50-action commit), so the rows are made here, with the
+    columns' own bind processors: exactly what Core would send, through the same connection
+    and transaction.
+    """
+
+    COLUMNS = ("match_id", "idx", "seat", "action", "at")
+
+    def __init__(self, dialect: Dialect) -> None:
+        compiled = insert(ACTIONS).compile(dialect=dialect)
+        processors = {
+            column.key: column.type.dialect_impl(dialect).bind_processor(dialect)
+            for column in ACTIONS.columns
+        }
+        if tuple(compiled.positiontup or ()) != self.COLUMNS or any(
+            processors[key] is not None for key in ("match_id", "idx", "seat")
+        ):
+            raise TypeError(f"the actions INSERT is not as expected on {dialect.name}")
+        self.sql = str(compiled)
+        self._action: Callable[[Any], Any] = processors["action"] or _as_is
+        self._at: Callable[[Any], Any] = processors["at"] or _as_is
+
+    def run(self, connection: Connection, writes: Sequence[ActionWrite], at: datetime) -> None:
+        at_value, action = self._at(at), self._action
+        rows = [(w.match_id, w.index, w.seat, action(w.action), at_value) for w in writes]
+        connection.exec_driver_sql(self.sql, rows)
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+@cache
+def action_insert(dialect: Dialect) -> ActionInsert:
+    return ActionInsert(dialect)
+
+
 def _is_action(write: Write) -> bool:
     return isinstance(write, ActionWrite)
 
@@ -81,8 +113,8 @@ def run_writes(connection: Connection, writes: Sequence[Write]) -> None:
     at = datetime.now(UTC)
     for is_action, group in groupby(writes, key=_is_action):
         if is_action:
-            rows = [w.row(at) for w in group if isinstance(w, ActionWrite)]
-            connection.execute(insert(ACTIONS), rows)
+            actions = [w for w in group if isinstance(w, ActionWrite)]
+            action_insert(connection.dialect).run(connection, actions, at)
             continue
         for write in group:
             if isinstance(write, StatementWrite):
@@ -93,6 +125,18 @@ def commit_writes(connection: Connection, writes: Sequence[Write]) -> None:
     """Every write of the batch in one transaction, or none of them."""
     with connection.begin():
         run_writes(connection, writes)
+
+
+def commit_actions_atomically(connection: Connection, writes: Sequence[ActionWrite]) -> None:
+    """Actions alone on PostgreSQL: asyncpg's executemany is atomic by itself (one implicit
+    transaction, committed at its closing Sync), so the batch takes one round trip instead of
+    three (BEGIN, the rows, COMMIT)."""
+    connection.execution_options(isolation_level="AUTOCOMMIT")
+    try:
+        # In AUTOCOMMIT SQLAlchemy's begin and commit send nothing; they close its bookkeeping.
+        commit_writes(connection, writes)
+    finally:
+        connection.execution_options(isolation_level=connection.default_isolation_level)
 
 
 def commit_write(connection: Connection, write: Write) -> None:
