@@ -46,7 +46,7 @@ from app.storage.sql_writes import (
     ActionWrite,
     StatementWrite,
     Write,
-    commit_actions_atomically,
+    commit_in_autocommit,
     commit_write,
     commit_writes,
     must_exist,
@@ -112,7 +112,8 @@ class SqliteLog:
 
 
 class PostgresLog:
-    """One PostgreSQL writer's connection, kept open: no pool checkout, ping or reset per commit."""
+    """One PostgreSQL writer's connection, kept open (no pool checkout, ping or reset per commit)
+    and in AUTOCOMMIT, so that a batch of actions alone is one round trip."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
@@ -121,7 +122,8 @@ class PostgresLog:
     async def _connect(self) -> AsyncConnection:
         connection = self._connection
         if connection is None or connection.closed or connection.invalidated:
-            connection = self._connection = await self._engine.connect()
+            connection = await self._engine.connect()
+            self._connection = await connection.execution_options(isolation_level="AUTOCOMMIT")
         return connection
 
     async def drop(self) -> None:
@@ -134,11 +136,7 @@ class PostgresLog:
         connection = await self._connect()
         try:
             # The whole batch runs in one pass through SQLAlchemy's async layer.
-            actions = [write for write in writes if isinstance(write, ActionWrite)]
-            if len(actions) == len(writes):
-                await connection.run_sync(commit_actions_atomically, actions)
-            else:
-                await connection.run_sync(commit_writes, writes)
+            await connection.run_sync(commit_in_autocommit, writes)
         except BaseException:
             await self.drop()
             raise
@@ -146,7 +144,7 @@ class PostgresLog:
     async def commit_one(self, write: Write) -> None:
         connection = await self._connect()
         try:
-            await connection.run_sync(commit_write, write)
+            await connection.run_sync(commit_write, write, commit_in_autocommit)
         except BaseException:
             await self.drop()
             raise

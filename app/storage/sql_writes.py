@@ -121,28 +121,37 @@ def run_writes(connection: Connection, writes: Sequence[Write]) -> None:
                 write.run(connection)
 
 
+Commit = Callable[[Connection, Sequence[Write]], None]
+
+
 def commit_writes(connection: Connection, writes: Sequence[Write]) -> None:
     """Every write of the batch in one transaction, or none of them."""
     with connection.begin():
         run_writes(connection, writes)
 
 
-def commit_actions_atomically(connection: Connection, writes: Sequence[ActionWrite]) -> None:
-    """Actions alone on PostgreSQL: asyncpg's executemany is atomic by itself (one implicit
-    transaction, committed at its closing Sync), so the batch takes one round trip instead of
-    three (BEGIN, the rows, COMMIT)."""
-    connection.execution_options(isolation_level="AUTOCOMMIT")
-    try:
+def commit_in_autocommit(connection: Connection, writes: Sequence[Write]) -> None:
+    """A batch on a connection kept in AUTOCOMMIT, as PostgreSQL's log writers keep theirs.
+
+    Actions alone need no transaction: asyncpg's executemany is atomic by itself (one implicit
+    transaction, committed at its closing Sync), so such a batch takes one round trip instead of
+    three (BEGIN, the rows, COMMIT). Any other batch gets a transaction of its own.
+    """
+    if all(isinstance(write, ActionWrite) for write in writes):
         # In AUTOCOMMIT SQLAlchemy's begin and commit send nothing; they close its bookkeeping.
         commit_writes(connection, writes)
+        return
+    connection.execution_options(isolation_level=connection.default_isolation_level)
+    try:
+        commit_writes(connection, writes)
     finally:
-        connection.execution_options(isolation_level=connection.default_isolation_level)
+        connection.execution_options(isolation_level="AUTOCOMMIT")
 
 
-def commit_write(connection: Connection, write: Write) -> None:
+def commit_write(connection: Connection, write: Write, commit: Commit = commit_writes) -> None:
     """One write alone; a broken constraint becomes the caller's StoreError."""
     try:
-        commit_writes(connection, [write])
+        commit(connection, [write])
     except IntegrityError:
         if write.conflict is None:
             raise

@@ -158,6 +158,30 @@ async def test_a_failed_commit_acknowledges_nothing_and_the_store_recovers(
     assert [a.action for a in match.actions] == [{"ok": True}, {"i": 1}]
 
 
+async def test_a_match_whose_seats_break_a_constraint_leaves_nothing_behind(sql_url: str) -> None:
+    store = await sql_store(sql_url)
+    try:
+        twice = SeatRecord(seat=0, name="ann", kind="human", level=None, token_hash=None)
+        results = await asyncio.gather(
+            create(store, "ok"),
+            store.create_match(
+                match_id="bad", room_id="r", game="gin_rummy", config={}, seed=1, players=2,
+                seats=[twice, twice], room_meta={},
+            ),
+            store.append_action(match_id="ok", index=0, seat=0, action={"i": 0}),
+            return_exceptions=True,
+        )  # fmt: skip
+        assert results[0] is None
+        assert isinstance(results[1], Exception)
+        assert results[2] is None
+        assert await store.load_match(match_id="bad") is None
+        ok = await store.load_match(match_id="ok")
+    finally:
+        await store.close()
+    assert ok is not None
+    assert [a.index for a in ok.actions] == [0]
+
+
 async def test_a_batch_with_one_bad_write_commits_the_others() -> None:
     committed: list[int] = []
 
