@@ -1,4 +1,4 @@
-"""The sending half of one WebSocket: a bounded queue drained by one writer task.
+"""The sending half of one WebSocket: a bounded queue, drained by a writer while it holds any.
 
 A room queues messages while it holds its lock and never waits for a socket, so one slow
 client cannot stall a room. A client that falls `limit` messages behind is closed.
@@ -19,20 +19,23 @@ CLOSE_TOO_SLOW = 4008
 
 
 class SocketOutbox:
-    # A deque and one waiter instead of an asyncio.Queue: the same order and bound, with less
-    # memory per socket and less work per message (bench/bench_server.py).
-    __slots__ = ("closed", "limit", "pending", "task", "waiter", "websocket")
+    # A deque and a writer task that lives only while messages are waiting: the same order and
+    # bound as an asyncio.Queue with a permanent writer, without a parked task, its coroutine
+    # and a future per idle socket (bench/bench_server.py: memory per room).
+    __slots__ = ("closed", "limit", "pending", "started", "task", "websocket")
 
     def __init__(self, websocket: WebSocket, limit: int = 256) -> None:
         self.websocket = websocket
         self.pending: deque[str | tuple[int, str]] = deque()
-        self.waiter: asyncio.Future[None] | None = None
         self.limit = limit
         self.closed = False
+        self.started = False
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._drain())
+        """Begin sending (messages queued before are kept and go first)."""
+        self.started = True
+        self._wake()
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -40,22 +43,24 @@ class SocketOutbox:
         if len(self.pending) >= self.limit:
             self.close(CLOSE_TOO_SLOW, "too far behind; reconnect for a fresh snapshot")
             return
-        self._push(text)
+        self.pending.append(text)
+        self._wake()
 
     def close(self, code: int, reason: str) -> None:
         if not self.closed:
             self.closed = True
-            self._push((code, reason))
+            self.pending.append((code, reason))
+            self._wake()
 
-    def _push(self, item: str | tuple[int, str]) -> None:
-        self.pending.append(item)
-        waiter = self.waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+    def _wake(self) -> None:
+        if self.task is None and self.started and self.pending:
+            self.task = asyncio.get_running_loop().create_task(self._drain())
 
     async def finish(self) -> None:
         """Stop after whatever is queued has been sent (or the socket is gone)."""
         self.close(1000, "bye")
+        self.started = True
+        self._wake()
         if self.task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
@@ -63,21 +68,21 @@ class SocketOutbox:
     async def _drain(self) -> None:
         websocket, pending = self.websocket, self.pending
         try:
-            while True:
-                if not pending:
-                    self.waiter = asyncio.get_running_loop().create_future()
-                    await self.waiter
-                    self.waiter = None
-                    continue
+            while pending:
                 item = pending.popleft()
                 if isinstance(item, tuple):
                     code, reason = item
+                    pending.clear()
                     with contextlib.suppress(Exception):
                         await websocket.close(code, reason)
                     return
                 await websocket.send_text(item)
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closed = True
+            pending.clear()
         except Exception:
             self.closed = True
+            pending.clear()
             log.exception("writer failed")
+        finally:
+            self.task = None
