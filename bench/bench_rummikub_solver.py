@@ -21,7 +21,7 @@ from bench_gin_bots import wilson
 
 from app.bots.rummikub_basic import BasicRummikubBot
 from app.bots.rummikub_melds import COLOURS, catalogue, type_name
-from app.bots.rummikub_solver import solve
+from app.bots.rummikub_solver import solve, warm_up
 from app.bots.rummikub_solver_bot import SolverRummikubBot
 from app.games.rummikub import Rummikub
 
@@ -110,6 +110,9 @@ def main() -> None:
     rng = random.Random(args.seed)
     states = [mid_game_state(rng, args.table, args.rack) for _ in range(args.states)]
     done = not args.initial
+    start = time.perf_counter()
+    warm_up()
+    print(f"warm-up (compile or load the compiled program): {time.perf_counter() - start:.2f} s")
     solve(*states[0], initial_meld_done=done)
     times: list[float] = []
     placed: list[int] = []

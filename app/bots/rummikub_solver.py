@@ -1,31 +1,33 @@
-"""An exact Rummikub move solver: an integer program over the meld catalogue, solved by HiGHS.
+"""An exact Rummikub move solver.
 
 Given the table (melds of tile ids) and a rack, `solve` returns a new table that places the
 most rack tiles, then the most points (a joker counts 30, what it would cost on the rack),
 then keeps the most of the old table's melds unchanged ("changes the table least").
 
-The model follows den Hertog and Hulshof, "Solving Rummikub problems by integer linear
-programming" (2006): one integer variable per candidate meld (how many copies of it go on
-the table) and one row per tile type saying the table keeps every tile it had and takes at
-most the rack's copies. The three goals are one weighted objective whose weights make it
-lexicographic. Each distinct old meld also gets its own column, worth a small bonus, so
-that keeping it whole is counted; long runs, which the catalogue splits, reach the table
-whole this way.
+After the initial meld the answer comes from a dynamic program over the numbers 1..13
+(`rummikub_dp`, after van Rijn, Takes and Vis, "The complexity of Rummikub problems", 2015,
+extended to a table plus a rack and to keeping old melds whole), compiled with numba; it is
+exact for all three goals and takes no time limit. Its first call in a process compiles it
+(or loads it from numba's cache): `warm_up` does that ahead of the first real solve.
 
 Before the initial meld the table is left alone: the rack alone must form melds worth at
-least the minimum (jokers count what they stand for), or nothing is placed.
+least the minimum (jokers count what they stand for), or nothing is placed. That problem, and
+the rare table the program's state cannot hold (more than four old runs of one colour over
+one number), go to an integer program over the meld catalogue, solved by HiGHS (den Hertog
+and Hulshof, "Solving Rummikub problems by integer linear programming", 2006): one integer
+variable per candidate meld, one row per tile type, and one lexicographic weighted
+objective; each distinct old meld also gets its own column, worth a small bonus, so that
+keeping it whole is counted. An exact-cover search (`rummikub_cover`) gives it a start.
 
-After it, an exact-cover search (`rummikub_cover`) first tries to lay every rack tile that
-fits some meld; when it finishes, its split is the answer without the program. Otherwise
-the program starts from its best split, or from the old table.
-
-Speed: on crowded tables (70 table and 30 rack tiles, bench/bench_rummikub_solver.py) the
-program needs tens to thousands of milliseconds, far from the 3 ms aimed at; in real games
-(a 14-tile start, racks of 5-20) a solve takes a few milliseconds. `time_limit_s` bounds it.
+Speed (bench/bench_rummikub_solver.py, 300 seeded states of ~71 table and 30 rack tiles):
+see that script's docstring for the figures; before the initial meld a solve takes about
+1.5 ms. `time_limit_s` bounds only the integer program.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -37,6 +39,7 @@ import numpy.typing as npt
 
 from app.bots.rummikub_cover import search_cover
 from app.bots.rummikub_melds import TYPE_COUNT, catalogue, tile_type, type_points
+from app.bots.rummikub_rearrange import best_play, placed_points
 
 IntArray = npt.NDArray[np.int64]
 
@@ -64,6 +67,23 @@ HIGHS_OPTIONS: dict[str, bool | int | float | str] = {
 # over: its start shortens the program's search on crowded tables (measured by the bench);
 # on small problems the program alone is quicker.
 COVER_NODES_PER_TILE = 30
+
+
+def _silence_highs_banner() -> None:
+    """HiGHS prints a banner on stdout when a process makes its first instance; make that
+    one here with stdout pointed at /dev/null, so that the solver prints nothing."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 1)
+            highspy.Highs()  # type: ignore[no-untyped-call]  # highspy ships no stub for it
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+_silence_highs_banner()
 
 
 @dataclass(frozen=True)
@@ -129,6 +149,14 @@ def solve(
     """
     old_table = [list(meld) for meld in table]
     if initial_meld_done:
+        play = best_play(old_table, rack, tile_weight=TILE_WEIGHT, point_weight=POINT_WEIGHT)
+        if play is not None:
+            return Solution(
+                table=play.table,
+                placed=play.placed,
+                points=placed_points(play.placed),
+                kept=play.kept,
+            )
         columns = _columns_after_initial_meld(old_table, rack)
         outcome = _place_everything(columns)
         if outcome is None or not outcome.optimal:
@@ -147,6 +175,11 @@ def solve(
         kept, free = old_table, {}
     solution = _lay_out(kept, free, rack, columns, outcome.chosen)
     return replace(solution, optimal=outcome.optimal)
+
+
+def warm_up() -> None:
+    """Compile the dynamic program, or load it from numba's cache (seconds on a cold cache)."""
+    solve([["R1a", "R2a", "R3a"]], ["R4a", "B4a", "J1"], initial_meld_done=True)
 
 
 def _old_table_start(columns: _Columns) -> IntArray:
@@ -372,4 +405,4 @@ def _lay_out(
     )
 
 
-__all__ = ["Solution", "SolverError", "solve"]
+__all__ = ["Solution", "SolverError", "solve", "warm_up"]

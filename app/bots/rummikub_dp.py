@@ -1,0 +1,549 @@
+"""The compiled core of the Rummikub solver: a dynamic program over the numbers 1..13.
+
+After van Rijn, Takes and Vis, "The complexity of Rummikub problems" (2015), extended to a
+table plus a rack and to the third goal (keep the most old melds whole). Numbers are taken
+in order; per colour the state holds up to four run slots, each idle, a free run of length
+1, 2 or 3+ in progress, or an old run of the table being kept whole (it must take exactly
+its own tiles, real or joker, up to its own last number). The state also counts the jokers
+used so far. At each number every colour's table copies must be used and its rack copies may
+be: each copy continues a run, starts one, or goes to the groups of that number, where the
+leftovers of the four colours and some jokers must split into groups (3 or 4 distinct
+colours, jokers filling), keeping whole as many old groups of that number as they can.
+
+Free runs need at most two slots per colour: the free tiles of one colour that split into
+runs also split into runs at most two deep (checked exhaustively by the tests); old runs kept
+whole take the others (four units at most per tile type: two copies and two jokers).
+
+The score is lexicographic in one integer: rack tiles placed, then their points (joker 30),
+then old melds kept. The search is exact with pruning: a pass drops every state whose score
+plus an upper bound on what is still to come is below a threshold; the first threshold is the
+bound of the empty state, and a pass that finds nothing retries with the highest bound it
+dropped (as in IDA*). The optimum is never dropped once the threshold is at or below it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations_with_replacement
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+IntArray = npt.NDArray[np.int64]
+
+SLOTS = 4
+LABELS = 14  # 0 idle, 1-3 a free run of that length (3: three or more), 4+i old run i
+MAX_OLD_RUNS_PER_COLOUR = LABELS - 4
+MAX_STARTS = 4  # old runs of one colour starting at one number
+STEPS_PER_NUMBER = 5  # four colours, then the groups
+STEPS = 13 * STEPS_PER_NUMBER
+
+
+def _label_tables() -> tuple[IntArray, IntArray, IntArray]:
+    """Sorted label tuples of a colour, their ranks, and the old runs each one holds."""
+    tuples = sorted(
+        (tuple(sorted(c, reverse=True)) for c in combinations_with_replacement(range(LABELS), 4)),
+        key=lambda t: (sum(t), t),
+    )
+    labels = np.array(tuples, dtype=np.int64)
+    rank_of = np.full(LABELS**SLOTS, -1, dtype=np.int64)
+    for rank, t in enumerate(tuples):
+        rank_of[((t[0] * LABELS + t[1]) * LABELS + t[2]) * LABELS + t[3]] = rank
+    old_held = (labels >= 4).sum(axis=1).astype(np.int64)
+    return labels, rank_of, old_held
+
+
+LABELS_OF, RANK_OF, OLD_HELD = _label_tables()
+assert len(LABELS_OF) < 1 << 12
+
+
+@njit(cache=True)
+def _rank(new: IntArray, count: int, rank_of: IntArray) -> int:
+    """The rank of the first `count` labels of `new` (sorted in place, the rest idle)."""
+    for i in range(count, SLOTS):
+        new[i] = 0
+    for i in range(1, count):  # insertion sort, descending
+        x = new[i]
+        j = i - 1
+        while j >= 0 and new[j] < x:
+            new[j + 1] = new[j]
+            j -= 1
+        new[j + 1] = x
+    return int(rank_of[((new[0] * LABELS + new[1]) * LABELS + new[2]) * LABELS + new[3]])
+
+
+@njit(cache=True)
+def _held(key: int, old_held: IntArray) -> int:
+    return int(
+        old_held[key & 4095]
+        + old_held[(key >> 12) & 4095]
+        + old_held[(key >> 24) & 4095]
+        + old_held[(key >> 36) & 4095]
+    )
+
+
+@njit(cache=True)
+def _slot(key: int, mask: int) -> int:
+    k = key ^ (key >> 29)
+    k = k * 0x5851F42D4C957F2D
+    k = k ^ (k >> 32)
+    return int(k & mask)
+
+
+@njit(cache=True)
+def _find(key: int, keys: IntArray, slots_index: IntArray, mask: int) -> int:
+    h = _slot(key, mask)
+    while True:
+        at = slots_index[h]
+        if at < 0 or keys[at] == key:
+            return int(at)
+        h = (h + 1) & mask
+
+
+@njit(cache=True)
+def _drop_dominated(
+    keys: IntArray,
+    scores: IntArray,
+    lo: int,
+    hi: int,
+    slots_index: IntArray,
+    mask: int,
+    labels_of: IntArray,
+    rank_of: IntArray,
+    max_free: int,
+) -> None:
+    """Mark (score -1) every state that a state one slot ahead, scoring as much, dominates.
+
+    A free run of 3+ can do whatever an idle slot can (end now, go on where the idle slot
+    would start a run, or end and host an old run), and a longer free run whatever a shorter
+    one can (go on), so a state with one slot so upgraded and no lower score loses nothing.
+    """
+    dominated = np.zeros(hi - lo, dtype=np.bool_)
+    new = np.zeros(SLOTS, dtype=np.int64)
+    for index in range(lo, hi):
+        key = keys[index]
+        score = scores[index]
+        found = False
+        for c in range(4):
+            shift = 12 * c
+            rank = (key >> shift) & 4095
+            free = 0
+            for j in range(SLOTS):
+                label = labels_of[rank, j]
+                if 1 <= label <= 3:
+                    free += 1
+            for j in range(SLOTS):
+                label = labels_of[rank, j]
+                if label >= 3 or (j > 0 and labels_of[rank, j - 1] == label):
+                    continue
+                for better in range(label + 1, 4):
+                    if label == 0 and (better != 3 or free == max_free):
+                        continue
+                    for i in range(SLOTS):
+                        new[i] = labels_of[rank, i]
+                    new[j] = better
+                    up = _rank(new, SLOTS, rank_of)
+                    at = _find(
+                        key & ~(np.int64(4095) << shift) | (up << shift), keys, slots_index, mask
+                    )
+                    if at >= 0 and scores[at] >= score:
+                        found = True
+                        break
+                if found:
+                    break
+            if found:
+                break
+        dominated[index - lo] = found
+    for index in range(lo, hi):
+        if dominated[index - lo]:
+            scores[index] = -1
+
+
+@njit(cache=True)
+def _grow(a: IntArray, size: int) -> IntArray:
+    b = np.empty(size, dtype=np.int64)
+    b[: len(a)] = a
+    return b
+
+
+@njit(cache=True)
+def search(
+    theta: int,
+    joker_score: int,
+    jokers: IntArray,  # (table jokers, rack jokers)
+    table_cnt: IntArray,  # (4, 14): table copies of colour c, number v
+    rack_cnt: IntArray,  # (4, 14)
+    run_end: IntArray,  # per old run
+    run_jokers: IntArray,  # per old run: bit v set where a joker stands for number v
+    run_of: IntArray,  # (4, MAX_OLD_RUNS_PER_COLOUR): old run id of each local index
+    run_local: IntArray,  # per old run: its local index in its colour
+    starts: IntArray,  # (4, 14, MAX_STARTS): old runs of colour c starting at v
+    start_count: IntArray,  # (4, 14)
+    group_best: IntArray,  # (14, 256, 3): most old groups kept, -1 if the rest won't split
+    bound_after: IntArray,  # (STEPS,): most score still possible after each step
+    tile_weight: int,
+    point_weight: int,
+    labels_of: IntArray,
+    rank_of: IntArray,
+    old_held: IntArray,
+) -> tuple[int, int, int, IntArray, IntArray, IntArray]:
+    """One pass at threshold `theta`.
+
+    Returns (found, best score, highest dropped bound, action per step, key per step, and
+    where each step's states begin in the pass's arrays).
+    """
+    table_jokers = jokers[0]
+    rack_jokers = jokers[1]
+    total_jokers = table_jokers + rack_jokers
+    max_free = 2
+    capacity = 1 << 12
+    keys = np.empty(capacity, dtype=np.int64)
+    scores = np.empty(capacity, dtype=np.int64)
+    parents = np.empty(capacity, dtype=np.int64)
+    actions = np.empty(capacity, dtype=np.int64)
+    level_start = np.zeros(STEPS + 2, dtype=np.int64)
+    keys[0] = 0
+    scores[0] = 0
+    parents[0] = -1
+    actions[0] = 0
+    size = 1
+    level_start[1] = 1
+    table_bits = 12
+    slots_index = np.full(1 << table_bits, -1, dtype=np.int64)
+    dropped = np.int64(-1)
+    new = np.zeros(SLOTS, dtype=np.int64)
+    carried = np.zeros(SLOTS, dtype=np.int64)
+    for step in range(STEPS):
+        v = step // STEPS_PER_NUMBER + 1
+        c = step % STEPS_PER_NUMBER
+        lo = level_start[step]
+        hi = level_start[step + 1]
+        # a fresh hash table sized for this level
+        while (1 << table_bits) < 4 * (hi - lo) + 64:
+            table_bits += 1
+        if len(slots_index) < (1 << table_bits):
+            slots_index = np.full(1 << table_bits, -1, dtype=np.int64)
+        else:
+            slots_index[:] = -1
+        mask = (1 << table_bits) - 1
+        level_begin = size
+        bound = bound_after[step]
+        for index in range(lo, hi):
+            key = keys[index]
+            score = scores[index]
+            if score < 0:
+                continue  # dominated
+            used = (key >> 48) & 3
+            if c == 4:
+                g = (key >> 50) & 255
+                base = key & ((1 << 48) - 1)
+                held = _held(base, old_held)
+                for extra in range(total_jokers - used + 1):
+                    kept = group_best[v, g, extra]
+                    if kept < 0:
+                        continue
+                    u = used + extra
+                    gain = kept + joker_score * (
+                        max(0, u - table_jokers) - max(0, used - table_jokers)
+                    )
+                    if v == 13 and u < table_jokers:
+                        continue
+                    total = score + gain
+                    limit = (
+                        total
+                        + bound
+                        + held
+                        + joker_score * (rack_jokers - max(0, u - table_jokers))
+                    )
+                    if v == 13:
+                        limit = total
+                    if limit < theta:
+                        dropped = max(dropped, limit)
+                        continue
+                    new_key = base | (u << 48)
+                    h = _slot(new_key, mask)
+                    while True:
+                        at = slots_index[h]
+                        if at < 0:
+                            if size == len(keys):
+                                keys = _grow(keys, 2 * size)
+                                scores = _grow(scores, 2 * size)
+                                parents = _grow(parents, 2 * size)
+                                actions = _grow(actions, 2 * size)
+                            slots_index[h] = size
+                            keys[size] = new_key
+                            scores[size] = total
+                            parents[size] = index
+                            actions[size] = extra
+                            size += 1
+                            if 2 * (size - level_begin) > mask:
+                                # rebuild a larger table for this level
+                                table_bits += 1
+                                mask = (1 << table_bits) - 1
+                                slots_index = np.full(1 << table_bits, -1, dtype=np.int64)
+                                for j in range(level_begin, size):
+                                    hh = _slot(keys[j], mask)
+                                    while slots_index[hh] >= 0:
+                                        hh = (hh + 1) & mask
+                                    slots_index[hh] = j
+                            break
+                        if keys[at] == new_key:
+                            if scores[at] < total:
+                                scores[at] = total
+                                parents[at] = index
+                                actions[at] = extra
+                            break
+                        h = (h + 1) & mask
+                continue
+            shift = 12 * c
+            rank = (key >> shift) & 4095
+            t = table_cnt[c, v]
+            r = rack_cnt[c, v]
+            # the colour's slots
+            n0 = 0
+            n1 = 0
+            n2 = 0
+            n3 = 0
+            old_reals = 0
+            old_jokers = 0
+            finished = 0
+            n_carried = 0
+            for i in range(SLOTS):
+                label = labels_of[rank, i]
+                if label == 0:
+                    n0 += 1
+                elif label == 1:
+                    n1 += 1
+                elif label == 2:
+                    n2 += 1
+                elif label == 3:
+                    n3 += 1
+                else:
+                    run = run_of[c, label - 4]
+                    if (run_jokers[run] >> v) & 1:
+                        old_jokers += 1
+                    else:
+                        old_reals += 1
+                    if run_end[run] == v:
+                        finished += 1
+                    else:
+                        carried[n_carried] = label
+                        n_carried += 1
+            if n1 > 0 and v > 12:
+                continue
+            n_starts = start_count[c, v]
+            others = key & ~(np.int64(4095) << shift) & ~(np.int64(3) << 48)
+            for j1 in range(n1 + 1):
+                for j2 in range(n2 + 1):
+                    for c3r in range(n3 + 1):
+                        for c3j in range(n3 - c3r + 1):
+                            ended = n3 - c3r - c3j
+                            for sr in range(n0 + 1):
+                                for sj in range(n0 - sr + 1):
+                                    free = n1 + n2 + c3r + c3j + sr + sj
+                                    if free > max_free or (sr + sj > 0 and v > 11):
+                                        continue
+                                    hosts = n0 - sr - sj + ended
+                                    for chosen in range(1 << n_starts):
+                                        count = 0
+                                        s_reals = 0
+                                        s_jokers = 0
+                                        for k in range(n_starts):
+                                            if (chosen >> k) & 1:
+                                                count += 1
+                                                if (run_jokers[starts[c, v, k]] >> v) & 1:
+                                                    s_jokers += 1
+                                                else:
+                                                    s_reals += 1
+                                        if count > hosts:
+                                            continue
+                                        reals = old_reals + n1 - j1 + n2 - j2 + c3r + sr + s_reals
+                                        wild = old_jokers + j1 + j2 + c3j + sj + s_jokers
+                                        u = used + wild
+                                        if u > total_jokers or reals > t + r:
+                                            continue
+                                        m = 0
+                                        for i in range(n_carried):
+                                            new[m] = carried[i]
+                                            m += 1
+                                        for _ in range(n1):
+                                            new[m] = 2
+                                            m += 1
+                                        for _ in range(n2 + c3r + c3j):
+                                            new[m] = 3
+                                            m += 1
+                                        for _ in range(sr + sj):
+                                            new[m] = 1
+                                            m += 1
+                                        for k in range(n_starts):
+                                            if (chosen >> k) & 1:
+                                                new[m] = 4 + run_local[starts[c, v, k]]
+                                                m += 1
+                                        new_rank = _rank(new, m, rank_of)
+                                        joker_gain = joker_score * (
+                                            max(0, u - table_jokers) - max(0, used - table_jokers)
+                                        )
+                                        for x in range(max(t, reals), t + r + 1):
+                                            g = x - reals
+                                            total = (
+                                                score
+                                                + (x - t) * (tile_weight + v * point_weight)
+                                                + finished
+                                                + joker_gain
+                                            )
+                                            new_key = (
+                                                others
+                                                | (new_rank << shift)
+                                                | (u << 48)
+                                                | (g << (50 + 2 * c))
+                                            )
+                                            limit = (
+                                                total
+                                                + bound
+                                                + _held(new_key & ((1 << 48) - 1), old_held)
+                                                + joker_score
+                                                * (rack_jokers - max(0, u - table_jokers))
+                                            )
+                                            if limit < theta:
+                                                dropped = max(dropped, limit)
+                                                continue
+                                            action = (
+                                                j1
+                                                | (j2 << 3)
+                                                | (c3r << 6)
+                                                | (c3j << 9)
+                                                | (sr << 12)
+                                                | (sj << 15)
+                                                | (chosen << 18)
+                                                | (x << 24)
+                                            )
+                                            h = _slot(new_key, mask)
+                                            while True:
+                                                at = slots_index[h]
+                                                if at < 0:
+                                                    if size == len(keys):
+                                                        keys = _grow(keys, 2 * size)
+                                                        scores = _grow(scores, 2 * size)
+                                                        parents = _grow(parents, 2 * size)
+                                                        actions = _grow(actions, 2 * size)
+                                                    slots_index[h] = size
+                                                    keys[size] = new_key
+                                                    scores[size] = total
+                                                    parents[size] = index
+                                                    actions[size] = action
+                                                    size += 1
+                                                    if 2 * (size - level_begin) > mask:
+                                                        table_bits += 1
+                                                        mask = (1 << table_bits) - 1
+                                                        slots_index = np.full(
+                                                            1 << table_bits, -1, dtype=np.int64
+                                                        )
+                                                        for j in range(level_begin, size):
+                                                            hh = _slot(keys[j], mask)
+                                                            while slots_index[hh] >= 0:
+                                                                hh = (hh + 1) & mask
+                                                            slots_index[hh] = j
+                                                    break
+                                                if keys[at] == new_key:
+                                                    if scores[at] < total:
+                                                        scores[at] = total
+                                                        parents[at] = index
+                                                        actions[at] = action
+                                                    break
+                                                h = (h + 1) & mask
+        level_start[step + 2] = size
+        _drop_dominated(
+            keys, scores, level_begin, size, slots_index, mask, labels_of, rank_of, max_free
+        )
+    path_actions = np.zeros(STEPS, dtype=np.int64)
+    path_keys = np.zeros(STEPS + 1, dtype=np.int64)
+    lo = level_start[STEPS]
+    hi = level_start[STEPS + 1]
+    if hi == lo:
+        return 0, 0, int(dropped), path_actions, path_keys, level_start
+    best = lo
+    for index in range(lo, hi):
+        if scores[index] > scores[best]:
+            best = index
+    at = best
+    for step in range(STEPS - 1, -1, -1):
+        path_actions[step] = actions[at]
+        path_keys[step + 1] = keys[at]
+        at = parents[at]
+    return 1, int(scores[best]), int(dropped), path_actions, path_keys, level_start
+
+
+@njit(cache=True)
+def group_table(
+    static: IntArray,  # (256, 3): 0 if the leftovers split into groups with k jokers, else -1
+    group_value: IntArray,  # per old group
+    group_colours: IntArray,  # (groups, 4): 1 where the group holds that colour's real tile
+    group_jokers: IntArray,
+) -> IntArray:
+    """Per number, leftover code and jokers: the most old groups kept whole (-1: no split)."""
+    out = np.empty((14, 256, 3), dtype=np.int64)
+    for v in range(14):
+        out[v] = static
+    ids = np.empty(len(group_value), dtype=np.int64)
+    need = np.zeros(4, dtype=np.int64)
+    for v in range(1, 14):
+        n = 0
+        for i in range(len(group_value)):
+            if group_value[i] == v:
+                ids[n] = i
+                n += 1
+        for subset in range(1, 1 << n):
+            need[:] = 0
+            need_jokers = 0
+            size = 0
+            for k in range(n):
+                if (subset >> k) & 1:
+                    size += 1
+                    need_jokers += group_jokers[ids[k]]
+                    for c in range(4):
+                        need[c] += group_colours[ids[k], c]
+            if need_jokers > 2:
+                continue
+            for g in range(256):
+                rest = 0
+                fits = True
+                for c in range(4):
+                    have = (g >> (2 * c)) & 3
+                    if have > 2 or have < need[c]:
+                        fits = False
+                        break
+                    rest |= (have - need[c]) << (2 * c)
+                if not fits:
+                    continue
+                for k in range(need_jokers, 3):
+                    if static[rest, k - need_jokers] >= 0 and out[v, g, k] < size:
+                        out[v, g, k] = size
+    return out
+
+
+_typed_search = cast(Callable[..., tuple[int, int, int, IntArray, IntArray, IntArray]], search)
+
+
+def run_pass(
+    theta: int,
+    joker_score: int,
+    arrays: tuple[IntArray, ...],
+    bound_after: IntArray,
+    tile_weight: int,
+    point_weight: int,
+) -> tuple[bool, int, IntArray, IntArray]:
+    """One pass of `search`: (found, highest dropped bound, action and key per step)."""
+    found, _best, dropped, actions, keys, _levels = _typed_search(
+        theta,
+        joker_score,
+        *arrays,
+        bound_after,
+        tile_weight,
+        point_weight,
+        LABELS_OF,
+        RANK_OF,
+        OLD_HELD,
+    )
+    return bool(found), int(dropped), actions, keys

@@ -1,0 +1,435 @@
+"""The best play after the initial meld, by the dynamic program of `rummikub_dp`.
+
+This module turns a table and a rack into the program's arrays, runs its passes until one
+finds the optimum, and turns the path it returns back into melds of tile ids: old melds kept
+whole keep their own tiles and order; new melds take the loose table tiles of the old melds
+that were broken before any rack tile of the same type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+
+from app.bots.rummikub_dp import (
+    MAX_OLD_RUNS_PER_COLOUR,
+    MAX_STARTS,
+    SLOTS,
+    STEPS,
+    STEPS_PER_NUMBER,
+    IntArray,
+    group_table,
+    run_pass,
+)
+from app.bots.rummikub_melds import JOKER, JOKER_POINTS, tile_type, type_points
+
+GroupSplit = tuple[tuple[tuple[int, ...], int], ...]  # (colours, jokers) per group
+
+
+@dataclass(frozen=True)
+class Play:
+    """The rearranged table, the rack tiles it lays, and how many old melds it keeps whole."""
+
+    table: list[list[str]]
+    placed: list[str]
+    kept: int
+
+
+def _split_groups(left: tuple[int, ...], jokers: int) -> GroupSplit | None:
+    """Leftover copies per colour and jokers as groups of 3-4 distinct colours, if possible."""
+    if not any(left):
+        return () if jokers == 0 else None
+    first = next(c for c in range(4) if left[c])
+    others = [c for c in range(4) if left[c] and c != first]
+    for extra in range(len(others), -1, -1):
+        for chosen in combinations(others, extra):
+            colours = (first, *chosen)
+            for wild in range(min(jokers, 4 - len(colours)) + 1):
+                if not 3 <= len(colours) + wild <= 4:
+                    continue
+                rest = tuple(n - (c in colours) for c, n in enumerate(left))
+                tail = _split_groups(rest, jokers - wild)
+                if tail is not None:
+                    return ((colours, wild), *tail)
+    return None
+
+
+def _code(left: Sequence[int]) -> int:
+    return sum(n << (2 * c) for c, n in enumerate(left))
+
+
+@cache
+def _static_groups() -> tuple[IntArray, dict[tuple[int, int], GroupSplit]]:
+    static = np.full((256, 3), -1, dtype=np.int64)
+    splits: dict[tuple[int, int], GroupSplit] = {}
+    for counts in np.ndindex(3, 3, 3, 3):
+        for jokers in range(3):
+            split = _split_groups(tuple(counts), jokers)
+            if split is not None:
+                static[_code(counts), jokers] = 0
+                splits[_code(counts), jokers] = split
+    return static, splits
+
+
+@dataclass
+class _OldRun:
+    meld: int  # index in the old table
+    colour: int
+    start: int
+    end: int
+    jokers: int  # bit v: a joker stands for number v
+
+
+@dataclass
+class _OldGroup:
+    meld: int
+    value: int
+    colours: tuple[int, ...]
+    jokers: int
+
+
+class _Unsupported(Exception):
+    """The table is outside what the program's state can hold (the caller falls back)."""
+
+
+def _read_old_table(table: list[list[str]]) -> tuple[list[_OldRun], list[_OldGroup]]:
+    """Each old meld as a group or a run, read from its tiles whatever their order."""
+    runs: list[_OldRun] = []
+    groups: list[_OldGroup] = []
+    for index, meld in enumerate(table):
+        types = [tile_type(t) for t in meld]
+        real = sorted((t for t in types if t != JOKER), key=lambda t: t % 13)
+        jokers = len(types) - len(real)
+        if not real or len(types) < 3:
+            raise _Unsupported(f"old meld {meld} is no meld")
+        colours = [t // 13 for t in real]
+        numbers = [t % 13 + 1 for t in real]
+        if len(types) <= 4 and len(set(numbers)) == 1 and len(set(colours)) == len(real):
+            groups.append(_OldGroup(index, numbers[0], tuple(colours), jokers))
+            continue
+        low, high = numbers[0], numbers[-1]
+        gaps = high - low + 1 - len(real)
+        if len(set(colours)) != 1 or len(set(numbers)) != len(real) or gaps > jokers:
+            raise _Unsupported(f"old meld {meld} is no meld")
+        # Jokers fill the gaps, then extend the run upwards, then downwards.
+        up = min(jokers - gaps, 13 - high)
+        down = jokers - gaps - up
+        if low - down < 1:
+            raise _Unsupported(f"old meld {meld} is no meld")
+        mask = sum(1 << v for v in range(low - down, high + up + 1) if v not in numbers)
+        runs.append(_OldRun(index, colours[0], low - down, high + up, mask))
+    return runs, groups
+
+
+def best_play(
+    table: list[list[str]], rack: Sequence[str], *, tile_weight: int, point_weight: int
+) -> Play | None:
+    """The optimal play, or None when the table is outside the program's reach."""
+    try:
+        return _best_play(table, rack, tile_weight, point_weight)
+    except _Unsupported:
+        return None
+
+
+def _counts(tiles: Sequence[str]) -> tuple[IntArray, int]:
+    counts = np.zeros((4, 14), dtype=np.int64)
+    jokers = 0
+    for tile in tiles:
+        t = tile_type(tile)
+        if t == JOKER:
+            jokers += 1
+        else:
+            counts[t // 13, t % 13 + 1] += 1
+    return counts, jokers
+
+
+def _best_play(
+    table: list[list[str]], rack: Sequence[str], tile_weight: int, point_weight: int
+) -> Play:
+    return _Problem.build(table, rack, tile_weight, point_weight).optimum()
+
+
+@dataclass
+class _Problem:
+    """A table and a rack as the program's arrays."""
+
+    table: list[list[str]]
+    rack: Sequence[str]
+    table_cnt: IntArray
+    rack_jokers: int
+    runs: list[_OldRun]
+    groups: list[_OldGroup]
+    group_best: IntArray
+    splits: dict[tuple[int, int], GroupSplit]
+    arrays: tuple[IntArray, ...]
+    value: IntArray  # (5, 14): the most each step may add
+    tile_weight: int
+    point_weight: int
+
+    @classmethod
+    def build(
+        cls, table: list[list[str]], rack: Sequence[str], tile_weight: int, point_weight: int
+    ) -> _Problem:
+        table_cnt, table_jokers = _counts([t for meld in table for t in meld])
+        rack_cnt, rack_jokers = _counts(rack)
+        if table_jokers + rack_jokers > 2 or (table_cnt + rack_cnt).max() > 2:
+            raise _Unsupported("more than two copies of a tile or two jokers")
+        runs, groups = _read_old_table(table)
+        run_of = np.zeros((4, MAX_OLD_RUNS_PER_COLOUR), dtype=np.int64)
+        run_local = np.zeros(max(len(runs), 1), dtype=np.int64)
+        starts = np.zeros((4, 14, MAX_STARTS), dtype=np.int64)
+        start_count = np.zeros((4, 14), dtype=np.int64)
+        depth = np.zeros((4, 15), dtype=np.int64)
+        per_colour = [0, 0, 0, 0]
+        for i, run in enumerate(runs):
+            c = run.colour
+            if per_colour[c] == MAX_OLD_RUNS_PER_COLOUR or start_count[c, run.start] == MAX_STARTS:
+                raise _Unsupported("too many old runs of one colour")
+            run_of[c, per_colour[c]] = i
+            run_local[i] = per_colour[c]
+            per_colour[c] += 1
+            starts[c, run.start, start_count[c, run.start]] = i
+            start_count[c, run.start] += 1
+            depth[c, run.start : run.end + 1] += 1
+        if depth.max() > SLOTS:
+            raise _Unsupported("more old runs of one colour over one number than slots")
+        static, splits = _static_groups()
+        colours = np.zeros((len(groups), 4), dtype=np.int64)
+        for i, group in enumerate(groups):
+            colours[i, list(group.colours)] = 1
+        group_best = group_table(
+            static,
+            np.array([g.value for g in groups], dtype=np.int64),
+            colours,
+            np.array([g.jokers for g in groups], dtype=np.int64),
+        )
+        # What each step may add at most: rack tiles and old runs starting there per colour,
+        # old groups of the number at its last step (row 4).
+        value = np.zeros((5, 14), dtype=np.int64)
+        value[:4] = rack_cnt * (tile_weight + np.arange(14) * point_weight)
+        for run in runs:
+            value[run.colour, run.start] += 1
+        for group in groups:
+            value[4, group.value] += 1
+        arrays = (
+            np.array([table_jokers, rack_jokers], dtype=np.int64),
+            table_cnt,
+            rack_cnt,
+            np.array([r.end for r in runs] or [0], dtype=np.int64),
+            np.array([r.jokers for r in runs] or [0], dtype=np.int64),
+            run_of,
+            run_local,
+            starts,
+            start_count,
+            group_best,
+        )
+        return cls(
+            table,
+            rack,
+            table_cnt,
+            rack_jokers,
+            runs,
+            groups,
+            group_best,
+            splits,
+            arrays,
+            value,
+            tile_weight,
+            point_weight,
+        )
+
+    @property
+    def joker_score(self) -> int:
+        return self.tile_weight + JOKER_POINTS * self.point_weight
+
+    def _pass(self, theta: int) -> tuple[bool, int, IntArray, IntArray]:
+        after = _bound_after(_trivial_bounds(self.value), self.value)
+        return run_pass(
+            theta, self.joker_score, self.arrays, after, self.tile_weight, self.point_weight
+        )
+
+    def optimum(self) -> Play:
+        """Passes from the bound down, each at the highest bound the last one dropped."""
+        ahead = _trivial_bounds(self.value)
+        theta = int(ahead[0]) + self.rack_jokers * self.joker_score
+        while True:
+            found, dropped, actions, keys = self._pass(theta)
+            if found:
+                return self._replay(actions, keys)
+            if dropped < 0:
+                raise _Unsupported("no split found")  # never for a valid old table
+            theta = dropped
+
+    def _replay(self, actions: IntArray, keys: IntArray) -> Play:
+        return _replay(
+            self.table,
+            self.rack,
+            self.table_cnt,
+            self.runs,
+            self.groups,
+            self.group_best,
+            self.splits,
+            actions,
+            keys,
+        )
+
+
+def _bound_after(ahead: IntArray, value: IntArray) -> IntArray:
+    """After each step, the most score still to come: the bound from the next number on,
+    plus what the steps still ahead at this number may add."""
+    after = np.zeros(STEPS, dtype=np.int64)
+    for v in range(1, 14):
+        base = (v - 1) * STEPS_PER_NUMBER
+        after[base + 4] = ahead[v]
+        for c in range(3, -1, -1):
+            after[base + c] = after[base + c + 1] + value[c + 1, v]
+    return after
+
+
+def _trivial_bounds(value: IntArray) -> IntArray:
+    """ahead[v]: every rack tile after v laid and every old meld starting after v kept."""
+    ahead = np.zeros(14, dtype=np.int64)
+    for v in range(12, -1, -1):
+        ahead[v] = ahead[v + 1] + value[:, v + 1].sum()
+    return ahead
+
+
+@dataclass
+class _Open:
+    label: int
+    units: list[tuple[int, bool]]  # (number, is a joker)
+    run: int  # the old run kept whole, or -1
+
+
+def _replay(
+    table: list[list[str]],
+    rack: Sequence[str],
+    table_cnt: IntArray,
+    runs: list[_OldRun],
+    groups: list[_OldGroup],
+    group_best: IntArray,
+    splits: dict[tuple[int, int], GroupSplit],
+    actions: IntArray,
+    keys: IntArray,
+) -> Play:
+    """Rebuild the melds along the program's best path."""
+    kept_melds: set[int] = set()
+    new_runs: list[tuple[int, list[tuple[int, bool]]]] = []  # (colour, units)
+    new_groups: list[tuple[int, tuple[int, ...], int]] = []  # (number, colours, jokers)
+    open_runs: list[list[_Open]] = [[], [], [], []]
+    leftover = [0, 0, 0, 0]
+    local = {c: [i for i, r in enumerate(runs) if r.colour == c] for c in range(4)}
+    for step in range(STEPS):
+        v, c = divmod(step, STEPS_PER_NUMBER)
+        v += 1
+        action = int(actions[step])
+        if c == 4:
+            _replay_groups(v, leftover, action, groups, group_best, splits, kept_melds, new_groups)
+            leftover = [0, 0, 0, 0]
+            continue
+        j1, j2 = action & 7, (action >> 3) & 7
+        c3r, c3j = (action >> 6) & 7, (action >> 9) & 7
+        sr, sj = (action >> 12) & 7, (action >> 15) & 7
+        chosen, x = (action >> 18) & 63, (action >> 24) & 7
+        reals = 0
+        still: list[_Open] = []
+        by_label: dict[int, list[_Open]] = {}
+        for run in open_runs[c]:
+            by_label.setdefault(run.label, []).append(run)
+        for run in sorted(open_runs[c], key=lambda o: o.label):
+            if run.label >= 4:
+                old = runs[run.run]
+                joker = bool(old.jokers >> v & 1)
+                reals += not joker
+                if old.end == v:
+                    kept_melds.add(old.meld)
+                else:
+                    still.append(run)
+        for label, jokers, after in ((1, j1, 2), (2, j2, 3)):
+            for i, run in enumerate(by_label.get(label, [])):
+                run.units.append((v, i < jokers))
+                reals += i >= jokers
+                run.label = after
+                still.append(run)
+        for i, run in enumerate(by_label.get(3, [])):
+            if i < c3r + c3j:
+                run.units.append((v, i >= c3r))
+                still.append(run)
+            else:
+                new_runs.append((c, run.units))
+        reals += c3r + sr
+        still += [_Open(1, [(v, i >= sr)], -1) for i in range(sr + sj)]
+        started = [i for i, r in enumerate(runs) if r.colour == c and r.start == v]
+        for k, index in enumerate(started):
+            if chosen >> k & 1:
+                reals += not (runs[index].jokers >> v & 1)
+                still.append(_Open(4 + local[c].index(index), [], index))
+        open_runs[c] = still
+        leftover[c] = x - reals
+        assert 0 <= leftover[c] <= 2
+        assert x >= table_cnt[c, v]
+    for c in range(4):
+        for run in open_runs[c]:
+            assert run.label == 3, "every run is complete after 13"
+            new_runs.append((c, run.units))
+    return _with_tile_ids(table, rack, kept_melds, new_runs, new_groups)
+
+
+def _replay_groups(
+    v: int,
+    leftover: list[int],
+    jokers: int,
+    groups: list[_OldGroup],
+    group_best: IntArray,
+    splits: dict[tuple[int, int], GroupSplit],
+    kept_melds: set[int],
+    new_groups: list[tuple[int, tuple[int, ...], int]],
+) -> None:
+    best = int(group_best[v, _code(leftover), jokers])
+    here = [g for g in groups if g.value == v]
+    for chosen in combinations(here, best):
+        left = list(leftover)
+        for group in chosen:
+            for c in group.colours:
+                left[c] -= 1
+        wild = jokers - sum(g.jokers for g in chosen)
+        if min(left) < 0 or wild < 0 or (_code(left), wild) not in splits:
+            continue
+        kept_melds.update(g.meld for g in chosen)
+        new_groups.extend((v, colours, j) for colours, j in splits[_code(left), wild])
+        return
+    raise AssertionError(f"no group split at {v} for {leftover} with {jokers} jokers")
+
+
+def _with_tile_ids(
+    table: list[list[str]],
+    rack: Sequence[str],
+    kept_melds: set[int],
+    new_runs: list[tuple[int, list[tuple[int, bool]]]],
+    new_groups: list[tuple[int, tuple[int, ...], int]],
+) -> Play:
+    free: dict[int, list[str]] = {}
+    for index, meld in enumerate(table):
+        if index not in kept_melds:
+            for tile in meld:
+                free.setdefault(tile_type(tile), []).append(tile)
+    for tile in rack:
+        free.setdefault(tile_type(tile), []).append(tile)
+    melds: list[list[str]] = []
+    for colour, units in new_runs:
+        melds.append([free[JOKER if j else colour * 13 + v - 1].pop(0) for v, j in units])
+    for v, colours, jokers in new_groups:
+        melds.append([free[c * 13 + v - 1].pop(0) for c in colours])
+        melds[-1] += [free[JOKER].pop(0) for _ in range(jokers)]
+    rack_ids = set(rack)
+    placed = [t for meld in melds for t in meld if t in rack_ids]
+    kept = [meld for index, meld in enumerate(table) if index in kept_melds]
+    return Play(table=kept + melds, placed=placed, kept=len(kept))
+
+
+def placed_points(placed: Sequence[str]) -> int:
+    return sum(type_points(tile_type(t)) for t in placed)

@@ -1,0 +1,165 @@
+"""The dynamic program behind the solver after the initial meld, rule by rule.
+
+`best_play` is the program's entry point; every answer is checked as a legal play and, on
+small states of four colours (groups of four), against the exhaustive search of
+test_rummikub_solver.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import product
+
+import pytest
+
+from app.bots.rummikub_rearrange import Play, best_play
+from app.bots.rummikub_solver import POINT_WEIGHT, TILE_WEIGHT, Solution
+from tests.bots.test_rummikub_solver import assert_is_a_legal_play, best_points, brute_force, kind
+
+
+def play(table: list[list[str]], rack: list[str]) -> Play:
+    found = best_play(table, rack, tile_weight=TILE_WEIGHT, point_weight=POINT_WEIGHT)
+    assert found is not None, "the program refused the table"
+    return found
+
+
+def checked(table: list[list[str]], rack: list[str]) -> Play:
+    found = play(table, rack)
+    points = sum(30 if c == "J" else n for c, n in map(kind, found.placed))
+    solution = Solution(table=found.table, placed=found.placed, points=points, kept=found.kept)
+    assert_is_a_legal_play(solution, table, rack, True)
+    return found
+
+
+def test_a_joker_ends_a_run_of_thirteen() -> None:
+    table = [[f"R{n}a" for n in range(1, 13)]]
+    found = checked(table, ["J1"])
+    assert found.placed == ["J1"]
+    assert found.kept == 0
+    assert len(found.table) == 1
+    assert len(found.table[0]) == 13
+
+
+def test_a_joker_starts_a_run_that_ends_at_thirteen() -> None:
+    found = checked([], ["K11a", "K12a", "K13a", "J2"])
+    assert sorted(found.placed) == ["J2", "K11a", "K12a", "K13a"]
+    assert found.table == [["J2", "K11a", "K12a", "K13a"]]
+
+
+def test_a_joker_makes_a_group_of_four() -> None:
+    found = checked([], ["R9a", "B9a", "K9a", "J1"])
+    assert len(found.placed) == 4
+    assert len(found.table) == 1
+
+
+def test_two_jokers_and_one_tile_make_a_meld() -> None:
+    found = checked([], ["Y7b", "J1", "J2"])
+    assert len(found.placed) == 3
+
+
+def test_every_table_tile_stays_on_the_table() -> None:
+    table = [["R3a", "R4a", "R5a"], ["B5a", "K5a", "Y5a"]]
+    found = checked(table, ["R5b", "R6a"])
+    on_table = {t for meld in found.table for t in meld}
+    assert on_table == {t for meld in table for t in meld} | {"R5b", "R6a"}
+
+
+def test_old_melds_that_need_no_change_are_kept_whole() -> None:
+    table = [["R1a", "R2a", "R3a"], ["B7a", "K7a", "Y7a"]]
+    found = checked(table, ["K11a", "K12a", "K13a"])
+    assert found.kept == 2
+    assert found.table[:2] == table
+
+
+def test_an_old_run_with_a_joker_inside_is_kept_whole() -> None:
+    table = [["R4a", "J1", "R6a"], ["B2a", "B3a", "B4a"]]
+    found = checked(table, ["K1a", "K2a", "K3a", "B5a"])
+    assert len(found.placed) == 4
+    assert found.kept == 1
+    assert ["R4a", "J1", "R6a"] in found.table
+
+
+def test_a_tile_that_extends_a_run_breaks_that_run_only() -> None:
+    table = [["R3a", "R4a", "R5a"], ["R7a", "B7a", "K7a"], ["R7b", "R8a", "R9a"]]
+    found = checked(table, ["R6a"])
+    assert found.placed == ["R6a"]
+    assert found.kept == 2
+    assert ["R7a", "B7a", "K7a"] in found.table
+
+
+def test_a_rack_tile_that_fits_nowhere_stays_on_the_rack() -> None:
+    found = checked([["R1a", "R2a", "R3a"]], ["B7a", "Y11a"])
+    assert found.placed == []
+    assert found.kept == 1
+
+
+@cache
+def splits_into_runs(counts: tuple[int, ...], jokers: int, low: int) -> bool:
+    """Independent of the program: whether copies of one colour (counts of the numbers from
+    `low` on) and jokers split into runs, however deep they overlap."""
+    if not any(counts):
+        return jokers == 0
+    first = next(i for i, n in enumerate(counts) if n)
+    number = low + first
+    for start in range(max(1, number - 2), number + 1):
+        before = number - start
+        last = min(13, low + len(counts) - 1 + jokers)
+        for end in range(max(start + 2, number), last + 1):
+            for uses in product((True, False), repeat=end - number):
+                left = list(counts)
+                left[first] -= 1
+                wild = jokers - before - uses.count(False)
+                ok = wild >= 0
+                for offset, real in enumerate(uses, start=first + 1):
+                    if real:
+                        ok = ok and offset < len(left) and left[offset] > 0
+                        if ok:
+                            left[offset] -= 1
+                if ok and splits_into_runs(tuple(left), wild, low):
+                    return True
+    return False
+
+
+def test_runs_of_one_colour_never_need_more_than_two_free_slots() -> None:
+    """Every multiset of one colour over 1..6 (two copies, up to two jokers) that splits into
+    runs is laid whole by the program, whose free runs are at most two deep per colour."""
+    for counts in product(range(3), repeat=6):
+        for jokers in range(3):
+            rack = [f"Y{n + 1}{'ab'[k]}" for n, c in enumerate(counts) for k in range(c)]
+            rack += [f"J{k + 1}" for k in range(jokers)]
+            if len(rack) < 3:
+                continue
+            laid_whole = len(play([], rack).placed) == len(rack)
+            assert laid_whole == splits_into_runs(counts, jokers, 1), rack
+
+
+def four_colour_state(rng: random.Random) -> tuple[list[list[str]], list[str]]:
+    """A table of up to three melds and a rack from four colours of three numbers."""
+    low = rng.randint(1, 11)
+    pool = [f"{c}{n}{copy}" for c in "RBKY" for n in range(low, low + 3) for copy in "ab"]
+    pool += ["J1", "J2"]
+    rng.shuffle(pool)
+    table: list[list[str]] = []
+    for _ in range(rng.randint(0, 3)):
+        for _attempt in range(40):
+            size = rng.randint(3, 4)
+            if best_points([kind(t) for t in pool[:size]]) is not None:
+                table.append(pool[:size])
+                pool = pool[size:]
+                break
+            rng.shuffle(pool)
+    return table, pool[: rng.randint(1, 7)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_program_matches_exhaustive_search_with_groups_of_four(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    for _ in range(50):
+        table, rack = four_colour_state(rng)
+        found = checked(table, rack)
+        points = sum(30 if c == "J" else n for c, n in map(kind, found.placed))
+        assert (len(found.placed), points, found.kept) == brute_force(table, rack, True), (
+            table,
+            rack,
+        )
