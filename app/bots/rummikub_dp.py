@@ -162,6 +162,40 @@ def _drop_dominated(
 
 
 @njit(cache=True)
+def _keep_best(
+    keys: IntArray,
+    scores: IntArray,
+    lo: int,
+    hi: int,
+    beam: int,
+    bound: int,
+    old_held: IntArray,
+    joker_score: int,
+    table_jokers: int,
+    rack_jokers: int,
+) -> None:
+    """Mark (score -1) all but the `beam` states of highest bound (ties kept)."""
+    limits = np.full(hi - lo, -1, dtype=np.int64)
+    for index in range(lo, hi):
+        score = scores[index]
+        if score < 0:
+            continue
+        key = keys[index]
+        u = (key >> 48) & 3
+        limits[index - lo] = (
+            score
+            + bound
+            + _held(key & ((1 << 48) - 1), old_held)
+            + joker_score * (rack_jokers - max(0, u - table_jokers))
+        )
+    ordered = np.sort(limits)
+    cutoff = ordered[len(ordered) - beam]
+    for index in range(lo, hi):
+        if limits[index - lo] < cutoff:
+            scores[index] = -1
+
+
+@njit(cache=True)
 def _grow(a: IntArray, size: int) -> IntArray:
     b = np.empty(size, dtype=np.int64)
     b[: len(a)] = a
@@ -171,6 +205,7 @@ def _grow(a: IntArray, size: int) -> IntArray:
 @njit(cache=True)
 def search(
     theta: int,
+    beam: int,  # if positive, keep only about this many states per step, the most promising
     joker_score: int,
     jokers: IntArray,  # (table jokers, rack jokers)
     table_cnt: IntArray,  # (4, 14): table copies of colour c, number v
@@ -457,6 +492,19 @@ def search(
         _drop_dominated(
             keys, scores, level_begin, size, slots_index, mask, labels_of, rank_of, max_free
         )
+        if beam > 0 and size - level_begin > beam and step < STEPS - 1:
+            _keep_best(
+                keys,
+                scores,
+                level_begin,
+                size,
+                beam,
+                bound_after[step],
+                old_held,
+                joker_score,
+                table_jokers,
+                rack_jokers,
+            )
     path_actions = np.zeros(STEPS, dtype=np.int64)
     path_keys = np.zeros(STEPS + 1, dtype=np.int64)
     lo = level_start[STEPS]
@@ -528,15 +576,18 @@ _typed_search = cast(Callable[..., tuple[int, int, int, IntArray, IntArray, IntA
 
 def run_pass(
     theta: int,
+    beam: int,
     joker_score: int,
     arrays: tuple[IntArray, ...],
     bound_after: IntArray,
     tile_weight: int,
     point_weight: int,
-) -> tuple[bool, int, IntArray, IntArray]:
-    """One pass of `search`: (found, highest dropped bound, action and key per step)."""
-    found, _best, dropped, actions, keys, _levels = _typed_search(
+) -> tuple[bool, int, int, IntArray, IntArray]:
+    """One pass of `search`: (found, best score, highest dropped bound, action and key per
+    step)."""
+    found, best, dropped, actions, keys, _levels = _typed_search(
         theta,
+        beam,
         joker_score,
         *arrays,
         bound_after,
@@ -546,4 +597,4 @@ def run_pass(
         RANK_OF,
         OLD_HELD,
     )
-    return bool(found), int(dropped), actions, keys
+    return bool(found), int(best), int(dropped), actions, keys

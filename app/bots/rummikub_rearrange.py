@@ -27,6 +27,7 @@ from app.bots.rummikub_dp import (
 )
 from app.bots.rummikub_melds import JOKER, JOKER_POINTS, tile_type, type_points
 
+BEAM = 200  # states per step in the first, narrow pass
 GroupSplit = tuple[tuple[tuple[int, ...], int], ...]  # (colours, jokers) per group
 
 
@@ -246,18 +247,26 @@ class _Problem:
     def joker_score(self) -> int:
         return self.tile_weight + JOKER_POINTS * self.point_weight
 
-    def _pass(self, theta: int) -> tuple[bool, int, IntArray, IntArray]:
+    def _pass(self, theta: int, beam: int = 0) -> tuple[bool, int, int, IntArray, IntArray]:
         after = _bound_after(_trivial_bounds(self.value), self.value)
         return run_pass(
-            theta, self.joker_score, self.arrays, after, self.tile_weight, self.point_weight
+            theta, beam, self.joker_score, self.arrays, after, self.tile_weight, self.point_weight
         )
 
     def optimum(self) -> Play:
-        """Passes from the bound down, each at the highest bound the last one dropped."""
+        """A narrow pass (the best few states per step) finds a good play; one full pass above
+        its score finds a better one or proves there is none. Should the narrow pass end with
+        nothing, passes go from the bound down, each at the highest bound the last dropped."""
+        found, floor, _dropped, actions, keys = self._pass(0, BEAM)
+        if found:
+            better, _best, _dropped, better_actions, better_keys = self._pass(floor + 1)
+            if better:
+                return self._replay(better_actions, better_keys)
+            return self._replay(actions, keys)
         ahead = _trivial_bounds(self.value)
         theta = int(ahead[0]) + self.rack_jokers * self.joker_score
         while True:
-            found, dropped, actions, keys = self._pass(theta)
+            found, _best, dropped, actions, keys = self._pass(theta)
             if found:
                 return self._replay(actions, keys)
             if dropped < 0:
