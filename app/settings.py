@@ -20,6 +20,12 @@ class Settings(BaseSettings):
         description="SQLAlchemy async URL; empty means a SQLite file in data_dir",
     )
     data_dir: Path = Path("data")
+    sqlite_synchronous: Literal["full", "normal"] = Field(
+        default="full",
+        description="How the SQLite action log syncs each commit: full survives a power cut, "
+        "normal survives a killed server but may lose the last moves on a power cut or an "
+        "operating system crash, and takes the sync's wait off every move",
+    )
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
     allowed_origins: list[str] = Field(

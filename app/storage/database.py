@@ -1,11 +1,22 @@
 """The engines: SQLite (aiosqlite) in WAL mode, or PostgreSQL through asyncpg.
 
 SQLite's action log is written by a thread of its own (app.storage.commit_thread) through a
-synchronous engine on the same file, with the same pragmas.
+synchronous engine on the same file, with the same pragmas except `synchronous`, which the
+writer takes from MELDHALL_SQLITE_SYNCHRONOUS:
+
+- "full" (the default) syncs the WAL on every commit: an acknowledged action survives a power
+  cut or an operating system crash, not only a killed server. Group commit spreads that one
+  sync over every action in the batch, but at people's pace most actions commit alone and each
+  waits for its sync.
+- "normal" syncs the WAL only at checkpoints. A killed server (SIGKILL, out of memory) still
+  loses nothing it acknowledged, since each commit is in the operating system's cache before
+  the acknowledgement; a power cut or an operating system crash may lose the last commits
+  (the database itself stays consistent). It takes the sync's wait off every move.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +28,10 @@ from sqlalchemy.pool import NullPool
 
 ASYNC_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 
-# WAL lets the history readers run while the log writer commits. synchronous=FULL syncs the
-# WAL on every commit so that an acknowledged action survives a power cut, not only a killed
-# process; group commit spreads that one fsync over every action in the batch.
+SQLITE_SYNCHRONOUS = ("full", "normal")
+
+# WAL lets the history readers run while the log writer commits; everything but the log writer
+# (migrations, reads) keeps synchronous=FULL.
 SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=FULL",
@@ -50,11 +62,14 @@ def ensure_sqlite_folder(url: str) -> None:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
 
-def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _set_pragmas(pragmas: tuple[str, ...], dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
-    for pragma in SQLITE_PRAGMAS:
+    for pragma in pragmas:
         cursor.execute(pragma)
     cursor.close()
+
+
+_set_sqlite_pragmas = partial(_set_pragmas, SQLITE_PRAGMAS)
 
 
 def create_engine(url: str) -> AsyncEngine:
@@ -67,13 +82,16 @@ def create_engine(url: str) -> AsyncEngine:
     return create_async_engine(parsed, pool_size=5, max_overflow=5, pool_pre_ping=True)
 
 
-def create_sqlite_writer_engine(url: str) -> Engine:
+def create_sqlite_writer_engine(url: str, synchronous: str = "full") -> Engine:
     """A synchronous engine (the standard library's sqlite3) on the file of an aiosqlite URL."""
     parsed = parse_database_url(url)
     if not parsed.drivername.startswith("sqlite"):
         raise ValueError(f"a SQLite URL was expected, got {parsed.drivername}://")
+    if synchronous not in SQLITE_SYNCHRONOUS:
+        raise ValueError(f"SQLite synchronous is one of {SQLITE_SYNCHRONOUS}, not {synchronous!r}")
     ensure_sqlite_folder(url)
     # The writer thread keeps its one connection open; a pool would only add a reset per use.
     engine = create_sync_engine(parsed.set(drivername="sqlite+pysqlite"), poolclass=NullPool)
-    event.listen(engine, "connect", _set_sqlite_pragmas)
+    pragmas = (*SQLITE_PRAGMAS, f"PRAGMA synchronous={synchronous.upper()}")
+    event.listen(engine, "connect", partial(_set_pragmas, pragmas))
     return engine

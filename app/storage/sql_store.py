@@ -24,7 +24,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.storage import sql_reads, sql_rooms
 from app.storage.commit_thread import CommitThread
-from app.storage.database import create_engine, create_sqlite_writer_engine, is_sqlite
+from app.storage.database import (
+    SQLITE_SYNCHRONOUS,
+    create_engine,
+    create_sqlite_writer_engine,
+    is_sqlite,
+)
 from app.storage.group_commit import GroupCommitWriter
 from app.storage.models import HANDS, MATCHES, SEATS
 from app.storage.player_stats import compute_player_stats
@@ -74,8 +79,8 @@ def seat_values(match_id: str, seat: SeatRecord) -> dict[str, Any]:
 class SqliteLog:
     """The SQLite writer thread's side: its one synchronous connection, used only there."""
 
-    def __init__(self, url: str) -> None:
-        self._engine = create_sqlite_writer_engine(url)
+    def __init__(self, url: str, synchronous: str) -> None:
+        self._engine = create_sqlite_writer_engine(url, synchronous)
         self._connection: Connection | None = None
 
     def _connect(self) -> Connection:
@@ -154,8 +159,15 @@ Writer = CommitThread[Write] | GroupCommitWriter[Write]
 
 
 class SqlMatchStore:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, sqlite_synchronous: str = "full") -> None:
+        """`sqlite_synchronous` ("full" or "normal") is the SQLite log writer's sync level."""
+        if sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+            raise StoreError(
+                "bad_setting",
+                f"SQLite synchronous is one of {SQLITE_SYNCHRONOUS}, not {sqlite_synchronous!r}",
+            )
         self.url = url
+        self.sqlite_synchronous = sqlite_synchronous
         self._engine: AsyncEngine | None = None
         self._postgres_logs: list[PostgresLog] = []
         self._writers: list[Writer] = []
@@ -192,7 +204,7 @@ class SqlMatchStore:
             return
         self._engine = create_engine(self.url)
         if is_sqlite(self.url):
-            log = SqliteLog(self.url)
+            log = SqliteLog(self.url, self.sqlite_synchronous)
             self._writers = [CommitThread[Write](log.commit_batch, log.commit_one, log.close)]
         else:
             self._postgres_logs = [PostgresLog(self._engine) for _ in range(POSTGRES_WRITERS)]

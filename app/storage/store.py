@@ -158,12 +158,16 @@ class MatchStore(Protocol):
         ...
 
 
-def open_store(url: str) -> MatchStore:
-    """The store for a URL: "memory://" or a SQLAlchemy async database URL."""
+def open_store(url: str, *, sqlite_synchronous: str = "full") -> MatchStore:
+    """The store for a URL: "memory://" or a SQLAlchemy async database URL.
+
+    `sqlite_synchronous` (MELDHALL_SQLITE_SYNCHRONOUS) is how the SQLite log writer syncs its
+    commits, "full" or "normal": see app.storage.database.
+    """
     if url.startswith("memory://"):
         from app.storage.memory_store import MemoryMatchStore
 
         return MemoryMatchStore()
     from app.storage.sql_store import SqlMatchStore
 
-    return SqlMatchStore(url)
+    return SqlMatchStore(url, sqlite_synchronous=sqlite_synchronous)

@@ -15,11 +15,11 @@ import pytest
 from sqlalchemy import text
 
 from app.storage.commit_thread import CommitThread
-from app.storage.database import create_engine
+from app.storage.database import create_engine, create_sqlite_writer_engine
 from app.storage.group_commit import GroupCommitWriter
 from app.storage.migrate import upgrade_to_head
 from app.storage.sql_store import SqlMatchStore
-from app.storage.store import SeatRecord, StoreError
+from app.storage.store import SeatRecord, StoreError, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,8 +28,8 @@ WRITER = """
 import asyncio, sys
 from app.storage.store import SeatRecord, open_store
 
-async def main(url):
-    store = open_store(url)
+async def main(url, synchronous):
+    store = open_store(url, sqlite_synchronous=synchronous)
     await store.start()
     seat = SeatRecord(seat=0, name="ann", kind="human", level=None, token_hash=None)
     await store.create_match(match_id="m", room_id="r", game="gin_rummy", config={}, seed=1,
@@ -45,7 +45,7 @@ async def main(url):
         await asyncio.gather(*(one(next_index + k) for k in range(8)))
         next_index += 8
 
-asyncio.run(main(sys.argv[1]))
+asyncio.run(main(sys.argv[1], sys.argv[2]))
 """
 
 
@@ -280,6 +280,23 @@ async def test_a_cancelled_caller_stops_waiting_but_its_action_is_kept(sql_url: 
     assert [a.index for a in match.actions] == [0, 1]
 
 
+@pytest.mark.parametrize(("synchronous", "level"), [("full", 2), ("normal", 1)])
+def test_the_sqlite_log_writer_syncs_as_set(sqlite_url: str, synchronous: str, level: int) -> None:
+    engine = create_sqlite_writer_engine(sqlite_url, synchronous)
+    try:
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == level
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    finally:
+        engine.dispose()
+
+
+def test_an_unknown_sqlite_sync_level_is_refused(sqlite_url: str) -> None:
+    with pytest.raises(StoreError) as refused:
+        open_store(sqlite_url, sqlite_synchronous="off")
+    assert refused.value.code == "bad_setting"
+
+
 async def read_acknowledged(process: asyncio.subprocess.Process, count: int) -> list[int]:
     assert process.stdout is not None
     assert (await process.stdout.readline()).strip() == b"created"
@@ -291,13 +308,31 @@ async def read_acknowledged(process: asyncio.subprocess.Process, count: int) -> 
     return acknowledged
 
 
-async def test_every_acknowledged_action_survives_sigkill(sql_url: str) -> None:
+@pytest.fixture(
+    params=[
+        ("sqlite", "full"),
+        # Syncing only at checkpoints gives up power cuts, not a killed process.
+        ("sqlite", "normal"),
+        pytest.param(("postgres", "full"), marks=pytest.mark.postgres),
+    ],
+    ids=["sqlite-full", "sqlite-normal", "postgres"],
+)
+def url_and_sync_level(request: pytest.FixtureRequest) -> tuple[str, str]:
+    database, synchronous = request.param
+    return str(request.getfixturevalue(f"{database}_url")), synchronous
+
+
+async def test_every_acknowledged_action_survives_sigkill(
+    url_and_sync_level: tuple[str, str],
+) -> None:
+    sql_url, synchronous = url_and_sync_level
     await upgrade_to_head(sql_url)
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
         WRITER,
         sql_url,
+        synchronous,
         cwd=ROOT,
         stdout=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
