@@ -41,8 +41,9 @@ STEPS_PER_NUMBER = 5  # four colours, then the groups
 STEPS = 13 * STEPS_PER_NUMBER
 
 
-def _label_tables() -> tuple[IntArray, IntArray, IntArray]:
-    """Sorted label tuples of a colour, their ranks, and the old runs each one holds."""
+def _label_tables() -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Sorted label tuples of a colour, their ranks, the old runs each holds, and the ranks
+    one slot ahead of each (see `_drop_dominated`), -1 padded."""
     tuples = sorted(
         (tuple(sorted(c, reverse=True)) for c in combinations_with_replacement(range(LABELS), 4)),
         key=lambda t: (sum(t), t),
@@ -52,10 +53,25 @@ def _label_tables() -> tuple[IntArray, IntArray, IntArray]:
     for rank, t in enumerate(tuples):
         rank_of[((t[0] * LABELS + t[1]) * LABELS + t[2]) * LABELS + t[3]] = rank
     old_held = (labels >= 4).sum(axis=1).astype(np.int64)
-    return labels, rank_of, old_held
+    ahead = np.full((len(tuples), 2 * SLOTS), -1, dtype=np.int64)
+    for rank, t in enumerate(tuples):
+        free = sum(1 <= label <= 3 for label in t)
+        found: list[int] = []
+        for j, label in enumerate(t):
+            if label >= 3 or label in t[:j]:
+                continue
+            # A free run of 3+ may stand for an idle slot (if a free slot is left), a longer
+            # free run for a shorter one.
+            for better in [3] if label == 0 and free < 2 else range(label + 1, 4) if label else []:
+                up = sorted([*t[:j], better, *t[j + 1 :]], reverse=True)
+                found.append(
+                    int(rank_of[((up[0] * LABELS + up[1]) * LABELS + up[2]) * LABELS + up[3]])
+                )
+        ahead[rank, : len(found)] = found
+    return labels, rank_of, old_held, ahead
 
 
-LABELS_OF, RANK_OF, OLD_HELD = _label_tables()
+LABELS_OF, RANK_OF, OLD_HELD, UPGRADES = _label_tables()
 assert len(LABELS_OF) < 1 << 12
 
 
@@ -110,9 +126,7 @@ def _drop_dominated(
     hi: int,
     slots_index: IntArray,
     mask: int,
-    labels_of: IntArray,
-    rank_of: IntArray,
-    max_free: int,
+    upgrades: IntArray,
 ) -> None:
     """Mark (score -1) every state that a state one slot ahead, scoring as much, dominates.
 
@@ -121,41 +135,23 @@ def _drop_dominated(
     one can (go on), so a state with one slot so upgraded and no lower score loses nothing.
     """
     dominated = np.zeros(hi - lo, dtype=np.bool_)
-    new = np.zeros(SLOTS, dtype=np.int64)
     for index in range(lo, hi):
         key = keys[index]
         score = scores[index]
-        found = False
         for c in range(4):
             shift = 12 * c
             rank = (key >> shift) & 4095
-            free = 0
-            for j in range(SLOTS):
-                label = labels_of[rank, j]
-                if 1 <= label <= 3:
-                    free += 1
-            for j in range(SLOTS):
-                label = labels_of[rank, j]
-                if label >= 3 or (j > 0 and labels_of[rank, j - 1] == label):
-                    continue
-                for better in range(label + 1, 4):
-                    if label == 0 and (better != 3 or free == max_free):
-                        continue
-                    for i in range(SLOTS):
-                        new[i] = labels_of[rank, i]
-                    new[j] = better
-                    up = _rank(new, SLOTS, rank_of)
-                    at = _find(
-                        key & ~(np.int64(4095) << shift) | (up << shift), keys, slots_index, mask
-                    )
-                    if at >= 0 and scores[at] >= score:
-                        found = True
-                        break
-                if found:
+            others = key & ~(np.int64(4095) << shift)
+            for k in range(upgrades.shape[1]):
+                up = upgrades[rank, k]
+                if up < 0:
                     break
-            if found:
+                at = _find(others | (up << shift), keys, slots_index, mask)
+                if at >= 0 and scores[at] >= score:
+                    dominated[index - lo] = True
+                    break
+            if dominated[index - lo]:
                 break
-        dominated[index - lo] = found
     for index in range(lo, hi):
         if dominated[index - lo]:
             scores[index] = -1
@@ -223,6 +219,7 @@ def search(
     labels_of: IntArray,
     rank_of: IntArray,
     old_held: IntArray,
+    upgrades: IntArray,
 ) -> tuple[int, int, int, IntArray, IntArray, IntArray]:
     """One pass at threshold `theta`.
 
@@ -489,9 +486,7 @@ def search(
                                                     break
                                                 h = (h + 1) & mask
         level_start[step + 2] = size
-        _drop_dominated(
-            keys, scores, level_begin, size, slots_index, mask, labels_of, rank_of, max_free
-        )
+        _drop_dominated(keys, scores, level_begin, size, slots_index, mask, upgrades)
         if beam > 0 and size - level_begin > beam and step < STEPS - 1:
             _keep_best(
                 keys,
@@ -596,5 +591,6 @@ def run_pass(
         LABELS_OF,
         RANK_OF,
         OLD_HELD,
+        UPGRADES,
     )
     return bool(found), int(best), int(dropped), actions, keys
