@@ -77,6 +77,7 @@ def serve_bare(port: int, compression: bool) -> None:
     import uvicorn
 
     from app.cli import uvicorn_config
+    from app.main import tune_garbage_collector
 
     app = FastAPI()
     groups: dict[str, set[WebSocket]] = {}
@@ -97,7 +98,9 @@ def serve_bare(port: int, compression: bool) -> None:
             members.discard(websocket)
 
     # The same uvicorn settings as meldhall's (WebSocket implementation, frame cap, pings,
-    # compression, backlog), so the ratios compare the servers and not their configuration.
+    # compression, backlog) and the same garbage collector settings, so the ratios compare the
+    # servers and not their configuration.
+    tune_garbage_collector()
     config = uvicorn_config(bench_settings(port, compression), app, backlog=4096, lifespan="off")
     uvicorn.Server(config).run()
 

@@ -1,0 +1,20 @@
+"""What the server does to its own process while it runs, and undoes when it stops."""
+
+from __future__ import annotations
+
+import gc
+
+from fastapi.testclient import TestClient
+
+from app.main import GC_THRESHOLDS, create_app
+
+
+def test_the_collector_runs_less_often_while_serving_and_as_before_after() -> None:
+    before = gc.get_threshold()
+    assert before != GC_THRESHOLDS
+    with TestClient(create_app(store_url="memory://")) as client:
+        assert client.get("/healthz").status_code == 200
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
