@@ -254,24 +254,28 @@ class _Problem:
         )
 
     def optimum(self) -> Play:
-        """A narrow pass (the best few states per step) finds a good play; one full pass above
-        its score finds a better one or proves there is none. Should the narrow pass end with
-        nothing, passes go from the bound down, each at the highest bound the last dropped."""
-        found, floor, _dropped, actions, keys = self._pass(0, BEAM)
-        if found:
-            better, _best, _dropped, better_actions, better_keys = self._pass(floor + 1)
-            if better:
-                return self._replay(better_actions, better_keys)
-            return self._replay(actions, keys)
-        ahead = _trivial_bounds(self.value)
-        theta = int(ahead[0]) + self.rack_jokers * self.joker_score
-        while True:
+        """A narrow pass (the best few states per step) finds a good play. If it lays every
+        rack tile, only the melds kept are in doubt: one full pass above its score finds a
+        better play or proves there is none. Otherwise passes go from the bound down, each at
+        the highest bound the last one dropped, until one finds a play or the bound reaches
+        the narrow pass's score."""
+        narrow, floor, _dropped, narrow_actions, narrow_keys = self._pass(0, BEAM)
+        rack_score = int(self.value[:4].sum()) - len(self.runs)
+        rack_score += self.rack_jokers * self.joker_score
+        if narrow and floor - floor % self.point_weight == rack_score:
+            found, _best, _dropped, actions, keys = self._pass(floor + 1)
+            return (
+                self._replay(actions, keys) if found else self._replay(narrow_actions, narrow_keys)
+            )
+        theta = int(_trivial_bounds(self.value)[0]) + self.rack_jokers * self.joker_score
+        while not (narrow and theta <= floor):
             found, _best, dropped, actions, keys = self._pass(theta)
             if found:
                 return self._replay(actions, keys)
             if dropped < 0:
                 raise _Unsupported("no split found")  # never for a valid old table
             theta = dropped
+        return self._replay(narrow_actions, narrow_keys)
 
     def _replay(self, actions: IntArray, keys: IntArray) -> Play:
         return _replay(
