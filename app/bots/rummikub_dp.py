@@ -192,6 +192,26 @@ def _keep_best(
 
 
 @njit(cache=True)
+def _add_sorted(left: int, count: int, g: int) -> int:
+    """The leftovers of the first `count` colours (sorted, largest first) and one more,
+    sorted again: where no old group is at stake only how many colours have 1 or 2 matters."""
+    out = 0
+    placed = False
+    at = 0
+    for i in range(count):
+        have = (left >> (2 * i)) & 3
+        if not placed and g > have:
+            out |= g << (2 * at)
+            at += 1
+            placed = True
+        out |= have << (2 * at)
+        at += 1
+    if not placed:
+        out |= g << (2 * at)
+    return out
+
+
+@njit(cache=True)
 def _grow(a: IntArray, size: int) -> IntArray:
     b = np.empty(size, dtype=np.int64)
     b[: len(a)] = a
@@ -213,6 +233,7 @@ def search(
     starts: IntArray,  # (4, 14, MAX_STARTS): old runs of colour c starting at v
     start_count: IntArray,  # (4, 14)
     group_best: IntArray,  # (14, 256, 3): most old groups kept, -1 if the rest won't split
+    symmetric: IntArray,  # (14,): 1 where group_best ignores which colour a leftover has
     bound_after: IntArray,  # (STEPS,): most score still possible after each step
     tile_weight: int,
     point_weight: int,
@@ -425,11 +446,16 @@ def search(
                                                 + finished
                                                 + joker_gain
                                             )
+                                            left = (others >> 50) & 255
+                                            if symmetric[v]:
+                                                left = _add_sorted(left, c, g)
+                                            else:
+                                                left |= g << (2 * c)
                                             new_key = (
-                                                others
+                                                (others & ((1 << 50) - 1))
                                                 | (new_rank << shift)
                                                 | (u << 48)
-                                                | (g << (50 + 2 * c))
+                                                | (left << 50)
                                             )
                                             limit = (
                                                 total

@@ -227,6 +227,7 @@ class _Problem:
             starts,
             start_count,
             group_best,
+            np.array([all(g.value != v for g in groups) for v in range(14)], dtype=np.int64),
         )
         return cls(
             table,
