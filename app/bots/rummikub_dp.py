@@ -2,11 +2,11 @@
 
 After van Rijn, Takes and Vis, "The complexity of Rummikub problems" (2015), extended to a
 table plus a rack and to the third goal (keep the most old melds whole). Numbers are taken
-in order; per colour the state holds up to four run slots, each idle, a free run of length
-1, 2 or 3+ in progress, or an old run of the table being kept whole (it must take exactly
-its own tiles, real or joker, up to its own last number). The state also counts the jokers
-used so far. At each number every colour's table copies must be used and its rack copies may
-be: each copy continues a run, starts one, or goes to the groups of that number, where the
+in order; per colour the state holds four run slots, each idle, a free run of length 1, 2 or
+3+ in progress, or an old run of the table being kept whole (it must take exactly its own
+tiles, real or joker, up to its own last number). The state also counts the jokers used so
+far. At each number every colour's table copies must be used and its rack copies may be:
+each copy continues a run, starts one, or goes to the groups of that number, where the
 leftovers of the four colours and some jokers must split into groups (3 or 4 distinct
 colours, jokers filling), keeping whole as many old groups of that number as they can.
 
@@ -15,10 +15,16 @@ runs also split into runs at most two deep (checked exhaustively by the tests); 
 whole take the others (four units at most per tile type: two copies and two jokers).
 
 The score is lexicographic in one integer: rack tiles placed, then their points (joker 30),
-then old melds kept. The search is exact with pruning: a pass drops every state whose score
-plus an upper bound on what is still to come is below a threshold; the first threshold is the
-bound of the empty state, and a pass that finds nothing retries with the highest bound it
-dropped (as in IDA*). The optimum is never dropped once the threshold is at or below it.
+then old melds kept. A pass drops every state whose score plus an upper bound on what is
+still to come is below a threshold, and every state that another state of the same step
+dominates (`_drop_dominated`); it is exact when the optimum is at or above the threshold. A
+narrow pass instead keeps only the states of highest bound at each step (`beam`), which finds
+a good play fast but proves nothing. `rummikub_rearrange` drives the passes.
+
+When `attach` is set, jokers score nothing and stand only where a meld needs them: a joker
+may not end a free run of three or more (such a run carries label 4 until a real tile follows)
+nor start one except as 11, and a group takes a joker only to reach three; the caller adds
+the other jokers to the new melds afterwards.
 """
 
 from __future__ import annotations
@@ -34,8 +40,12 @@ from numba import njit
 IntArray = npt.NDArray[np.int64]
 
 SLOTS = 4
-LABELS = 14  # 0 idle, 1-3 a free run of that length (3: three or more), 4+i old run i
-MAX_OLD_RUNS_PER_COLOUR = LABELS - 4
+# Labels of a slot: 0 idle, 1-3 a free run of that length (3: three or more), 4 a free run of
+# four or more whose last tile is a joker that must not end it (see `attach`), 5+i old run i.
+LABELS = 15
+TRAILING_JOKER = 4
+OLD = 5
+MAX_OLD_RUNS_PER_COLOUR = LABELS - OLD
 MAX_STARTS = 4  # old runs of one colour starting at one number
 STEPS_PER_NUMBER = 5  # four colours, then the groups
 STEPS = 13 * STEPS_PER_NUMBER
@@ -52,17 +62,21 @@ def _label_tables() -> tuple[IntArray, IntArray, IntArray, IntArray]:
     rank_of = np.full(LABELS**SLOTS, -1, dtype=np.int64)
     for rank, t in enumerate(tuples):
         rank_of[((t[0] * LABELS + t[1]) * LABELS + t[2]) * LABELS + t[3]] = rank
-    old_held = (labels >= 4).sum(axis=1).astype(np.int64)
+    old_held = (labels >= OLD).sum(axis=1).astype(np.int64)
     ahead = np.full((len(tuples), 2 * SLOTS), -1, dtype=np.int64)
     for rank, t in enumerate(tuples):
-        free = sum(1 <= label <= 3 for label in t)
+        free = sum(1 <= label < OLD for label in t)
         found: list[int] = []
         for j, label in enumerate(t):
-            if label >= 3 or label in t[:j]:
+            if label == 3 or label >= OLD or label in t[:j]:
                 continue
             # A free run of 3+ may stand for an idle slot (if a free slot is left), a longer
-            # free run for a shorter one.
-            for better in [3] if label == 0 and free < 2 else range(label + 1, 4) if label else []:
+            # free run for a shorter one, one free to end for one that must go on.
+            if label == 0:
+                better_labels = [3] if free < 2 else []
+            else:
+                better_labels = [3] if label == TRAILING_JOKER else list(range(label + 1, 4))
+            for better in better_labels:
                 up = sorted([*t[:j], better, *t[j + 1 :]], reverse=True)
                 found.append(
                     int(rank_of[((up[0] * LABELS + up[1]) * LABELS + up[2]) * LABELS + up[3]])
@@ -127,17 +141,27 @@ def _drop_dominated(
     slots_index: IntArray,
     mask: int,
     upgrades: IntArray,
+    free_jokers: bool,
 ) -> None:
     """Mark (score -1) every state that a state one slot ahead, scoring as much, dominates.
 
     A free run of 3+ can do whatever an idle slot can (end now, go on where the idle slot
     would start a run, or end and host an old run), and a longer free run whatever a shorter
     one can (go on), so a state with one slot so upgraded and no lower score loses nothing.
+    When jokers score nothing, neither does the same state with fewer jokers used.
     """
     dominated = np.zeros(hi - lo, dtype=np.bool_)
     for index in range(lo, hi):
         key = keys[index]
         score = scores[index]
+        if free_jokers:
+            for fewer in range((key >> 48) & 3):
+                at = _find(key & ~(np.int64(3) << 48) | (fewer << 48), keys, slots_index, mask)
+                if at >= 0 and scores[at] >= score:
+                    dominated[index - lo] = True
+                    break
+            if dominated[index - lo]:
+                continue
         for c in range(4):
             shift = 12 * c
             rank = (key >> shift) & 4095
@@ -222,6 +246,7 @@ def _grow(a: IntArray, size: int) -> IntArray:
 def search(
     theta: int,
     beam: int,  # if positive, keep only about this many states per step, the most promising
+    attach: bool,  # jokers score nothing and stand only where needed, see rummikub_rearrange
     joker_score: int,
     jokers: IntArray,  # (table jokers, rack jokers)
     table_cnt: IntArray,  # (4, 14): table copies of colour c, number v
@@ -359,6 +384,7 @@ def search(
             n1 = 0
             n2 = 0
             n3 = 0
+            n4 = 0
             old_reals = 0
             old_jokers = 0
             finished = 0
@@ -373,8 +399,10 @@ def search(
                     n2 += 1
                 elif label == 3:
                     n3 += 1
+                elif label == TRAILING_JOKER:
+                    n4 += 1
                 else:
-                    run = run_of[c, label - 4]
+                    run = run_of[c, label - OLD]
                     if (run_jokers[run] >> v) & 1:
                         old_jokers += 1
                     else:
@@ -388,131 +416,151 @@ def search(
                 continue
             n_starts = start_count[c, v]
             others = key & ~(np.int64(4095) << shift) & ~(np.int64(3) << 48)
+            # Attaching (see rummikub_rearrange), a joker may not end a run of three or
+            # more, nor start one except as 11 (as in J R12 R13).
+            last_joker = 0 if attach and v == 13 else 1
             for j1 in range(n1 + 1):
-                for j2 in range(n2 + 1):
-                    for c3r in range(n3 + 1):
-                        for c3j in range(n3 - c3r + 1):
-                            ended = n3 - c3r - c3j
-                            for sr in range(n0 + 1):
-                                for sj in range(n0 - sr + 1):
-                                    free = n1 + n2 + c3r + c3j + sr + sj
-                                    if free > max_free or (sr + sj > 0 and v > 11):
-                                        continue
-                                    hosts = n0 - sr - sj + ended
-                                    for chosen in range(1 << n_starts):
-                                        count = 0
-                                        s_reals = 0
-                                        s_jokers = 0
-                                        for k in range(n_starts):
-                                            if (chosen >> k) & 1:
-                                                count += 1
-                                                if (run_jokers[starts[c, v, k]] >> v) & 1:
-                                                    s_jokers += 1
-                                                else:
-                                                    s_reals += 1
-                                        if count > hosts:
+                for j4 in range(n4 * last_joker + 1):
+                    for j2 in range(n2 + 1):
+                        for c3r in range(n3 + 1):
+                            for c3j in range((n3 - c3r) * last_joker + 1):
+                                ended = n3 - c3r - c3j
+                                for sr in range(n0 + 1):
+                                    for sj in range(1 if attach and v != 11 else n0 - sr + 1):
+                                        free = n1 + n2 + n4 + c3r + c3j + sr + sj
+                                        if free > max_free or (sr + sj > 0 and v > 11):
                                             continue
-                                        reals = old_reals + n1 - j1 + n2 - j2 + c3r + sr + s_reals
-                                        wild = old_jokers + j1 + j2 + c3j + sj + s_jokers
-                                        u = used + wild
-                                        if u > total_jokers or reals > t + r:
-                                            continue
-                                        m = 0
-                                        for i in range(n_carried):
-                                            new[m] = carried[i]
-                                            m += 1
-                                        for _ in range(n1):
-                                            new[m] = 2
-                                            m += 1
-                                        for _ in range(n2 + c3r + c3j):
-                                            new[m] = 3
-                                            m += 1
-                                        for _ in range(sr + sj):
-                                            new[m] = 1
-                                            m += 1
-                                        for k in range(n_starts):
-                                            if (chosen >> k) & 1:
-                                                new[m] = 4 + run_local[starts[c, v, k]]
-                                                m += 1
-                                        new_rank = _rank(new, m, rank_of)
-                                        joker_gain = joker_score * (
-                                            max(0, u - table_jokers) - max(0, used - table_jokers)
-                                        )
-                                        for x in range(max(t, reals), t + r + 1):
-                                            g = x - reals
-                                            total = (
-                                                score
-                                                + (x - t) * (tile_weight + v * point_weight)
-                                                + finished
-                                                + joker_gain
-                                            )
-                                            left = (others >> 50) & 255
-                                            if symmetric[v]:
-                                                left = _add_sorted(left, c, g)
-                                            else:
-                                                left |= g << (2 * c)
-                                            new_key = (
-                                                (others & ((1 << 50) - 1))
-                                                | (new_rank << shift)
-                                                | (u << 48)
-                                                | (left << 50)
-                                            )
-                                            limit = (
-                                                total
-                                                + bound
-                                                + _held(new_key & ((1 << 48) - 1), old_held)
-                                                + joker_score
-                                                * (rack_jokers - max(0, u - table_jokers))
-                                            )
-                                            if limit < theta:
-                                                dropped = max(dropped, limit)
+                                        hosts = n0 - sr - sj + ended
+                                        for chosen in range(1 << n_starts):
+                                            count = 0
+                                            s_reals = 0
+                                            s_jokers = 0
+                                            for k in range(n_starts):
+                                                if (chosen >> k) & 1:
+                                                    count += 1
+                                                    if (run_jokers[starts[c, v, k]] >> v) & 1:
+                                                        s_jokers += 1
+                                                    else:
+                                                        s_reals += 1
+                                            if count > hosts:
                                                 continue
-                                            action = (
-                                                j1
-                                                | (j2 << 3)
-                                                | (c3r << 6)
-                                                | (c3j << 9)
-                                                | (sr << 12)
-                                                | (sj << 15)
-                                                | (chosen << 18)
-                                                | (x << 24)
+                                            reals = (
+                                                old_reals
+                                                + n1
+                                                - j1
+                                                + n2
+                                                - j2
+                                                + n4
+                                                - j4
+                                                + c3r
+                                                + sr
+                                                + s_reals
                                             )
-                                            h = _slot(new_key, mask)
-                                            while True:
-                                                at = slots_index[h]
-                                                if at < 0:
-                                                    if size == len(keys):
-                                                        keys = _grow(keys, 2 * size)
-                                                        scores = _grow(scores, 2 * size)
-                                                        parents = _grow(parents, 2 * size)
-                                                        actions = _grow(actions, 2 * size)
-                                                    slots_index[h] = size
-                                                    keys[size] = new_key
-                                                    scores[size] = total
-                                                    parents[size] = index
-                                                    actions[size] = action
-                                                    size += 1
-                                                    if 2 * (size - level_begin) > mask:
-                                                        table_bits += 1
-                                                        mask = (1 << table_bits) - 1
-                                                        slots_index = np.full(
-                                                            1 << table_bits, -1, dtype=np.int64
-                                                        )
-                                                        for j in range(level_begin, size):
-                                                            hh = _slot(keys[j], mask)
-                                                            while slots_index[hh] >= 0:
-                                                                hh = (hh + 1) & mask
-                                                            slots_index[hh] = j
-                                                    break
-                                                if keys[at] == new_key:
-                                                    if scores[at] < total:
-                                                        scores[at] = total
-                                                        parents[at] = index
-                                                        actions[at] = action
-                                                    break
-                                                h = (h + 1) & mask
+                                            wild = old_jokers + j1 + j2 + j4 + c3j + sj + s_jokers
+                                            u = used + wild
+                                            if u > total_jokers or reals > t + r:
+                                                continue
+                                            m = 0
+                                            for i in range(n_carried):
+                                                new[m] = carried[i]
+                                                m += 1
+                                            for _ in range(n1):
+                                                new[m] = 2
+                                                m += 1
+                                            for _ in range(n2 + c3r + n4 - j4):
+                                                new[m] = 3
+                                                m += 1
+                                            for _ in range(c3j + j4):
+                                                new[m] = TRAILING_JOKER if attach else 3
+                                                m += 1
+                                            for _ in range(sr + sj):
+                                                new[m] = 1
+                                                m += 1
+                                            for k in range(n_starts):
+                                                if (chosen >> k) & 1:
+                                                    new[m] = OLD + run_local[starts[c, v, k]]
+                                                    m += 1
+                                            new_rank = _rank(new, m, rank_of)
+                                            joker_gain = joker_score * (
+                                                max(0, u - table_jokers)
+                                                - max(0, used - table_jokers)
+                                            )
+                                            for x in range(max(t, reals), t + r + 1):
+                                                g = x - reals
+                                                total = (
+                                                    score
+                                                    + (x - t) * (tile_weight + v * point_weight)
+                                                    + finished
+                                                    + joker_gain
+                                                )
+                                                left = (others >> 50) & 255
+                                                if symmetric[v]:
+                                                    left = _add_sorted(left, c, g)
+                                                else:
+                                                    left |= g << (2 * c)
+                                                new_key = (
+                                                    (others & ((1 << 50) - 1))
+                                                    | (new_rank << shift)
+                                                    | (u << 48)
+                                                    | (left << 50)
+                                                )
+                                                limit = (
+                                                    total
+                                                    + bound
+                                                    + _held(new_key & ((1 << 48) - 1), old_held)
+                                                    + joker_score
+                                                    * (rack_jokers - max(0, u - table_jokers))
+                                                )
+                                                if limit < theta:
+                                                    dropped = max(dropped, limit)
+                                                    continue
+                                                action = (
+                                                    j1
+                                                    | (j2 << 3)
+                                                    | (c3r << 6)
+                                                    | (c3j << 9)
+                                                    | (sr << 12)
+                                                    | (sj << 15)
+                                                    | (chosen << 18)
+                                                    | (x << 24)
+                                                    | (j4 << 27)
+                                                )
+                                                h = _slot(new_key, mask)
+                                                while True:
+                                                    at = slots_index[h]
+                                                    if at < 0:
+                                                        if size == len(keys):
+                                                            keys = _grow(keys, 2 * size)
+                                                            scores = _grow(scores, 2 * size)
+                                                            parents = _grow(parents, 2 * size)
+                                                            actions = _grow(actions, 2 * size)
+                                                        slots_index[h] = size
+                                                        keys[size] = new_key
+                                                        scores[size] = total
+                                                        parents[size] = index
+                                                        actions[size] = action
+                                                        size += 1
+                                                        if 2 * (size - level_begin) > mask:
+                                                            table_bits += 1
+                                                            mask = (1 << table_bits) - 1
+                                                            slots_index = np.full(
+                                                                1 << table_bits, -1, dtype=np.int64
+                                                            )
+                                                            for j in range(level_begin, size):
+                                                                hh = _slot(keys[j], mask)
+                                                                while slots_index[hh] >= 0:
+                                                                    hh = (hh + 1) & mask
+                                                                slots_index[hh] = j
+                                                        break
+                                                    if keys[at] == new_key:
+                                                        if scores[at] < total:
+                                                            scores[at] = total
+                                                            parents[at] = index
+                                                            actions[at] = action
+                                                        break
+                                                    h = (h + 1) & mask
         level_start[step + 2] = size
-        _drop_dominated(keys, scores, level_begin, size, slots_index, mask, upgrades)
+        _drop_dominated(keys, scores, level_begin, size, slots_index, mask, upgrades, attach)
         if beam > 0 and size - level_begin > beam and step < STEPS - 1:
             _keep_best(
                 keys,
@@ -598,6 +646,7 @@ _typed_search = cast(Callable[..., tuple[int, int, int, IntArray, IntArray, IntA
 def run_pass(
     theta: int,
     beam: int,
+    attach: bool,
     joker_score: int,
     arrays: tuple[IntArray, ...],
     bound_after: IntArray,
@@ -609,6 +658,7 @@ def run_pass(
     found, best, dropped, actions, keys, _levels = _typed_search(
         theta,
         beam,
+        attach,
         joker_score,
         *arrays,
         bound_after,

@@ -1,9 +1,11 @@
 """The best play after the initial meld, by the dynamic program of `rummikub_dp`.
 
-This module turns a table and a rack into the program's arrays, runs its passes until one
-finds the optimum, and turns the path it returns back into melds of tile ids: old melds kept
-whole keep their own tiles and order; new melds take the loose table tiles of the old melds
-that were broken before any rack tile of the same type.
+This module turns a table and a rack into the program's arrays, runs its passes (a narrow
+one for a good play, then full ones to prove it best or find better), and turns the path
+found back into melds of tile ids: old melds kept whole keep their own tiles and order; new
+melds take the loose table tiles of the old melds that were broken before any rack tile of
+the same type. Jokers are first left out wherever a meld can do without them and added at
+the end (see `_best_play`), which spares the program most of the places a joker could stand.
 """
 
 from __future__ import annotations
@@ -18,14 +20,16 @@ import numpy as np
 from app.bots.rummikub_dp import (
     MAX_OLD_RUNS_PER_COLOUR,
     MAX_STARTS,
+    OLD,
     SLOTS,
     STEPS,
     STEPS_PER_NUMBER,
+    TRAILING_JOKER,
     IntArray,
     group_table,
     run_pass,
 )
-from app.bots.rummikub_melds import JOKER, JOKER_POINTS, tile_type, type_points
+from app.bots.rummikub_melds import JOKER, JOKER_POINTS, meld_layout, tile_type, type_points
 
 BEAM = 200  # states per step in the first, narrow pass
 GroupSplit = tuple[tuple[tuple[int, ...], int], ...]  # (colours, jokers) per group
@@ -40,8 +44,17 @@ class Play:
     kept: int
 
 
-def _split_groups(left: tuple[int, ...], jokers: int) -> GroupSplit | None:
-    """Leftover copies per colour and jokers as groups of 3-4 distinct colours, if possible."""
+@dataclass(frozen=True)
+class _Laid:
+    """A play and the jokers it left off the table (the broken melds' first, then the rack's)."""
+
+    play: Play
+    loose_jokers: list[str]
+
+
+def _split_groups(left: tuple[int, ...], jokers: int, spare: bool) -> GroupSplit | None:
+    """Leftover copies per colour and jokers as groups of 3-4 distinct colours, if possible;
+    without `spare`, no group holds a joker it could do without."""
     if not any(left):
         return () if jokers == 0 else None
     first = next(c for c in range(4) if left[c])
@@ -50,10 +63,12 @@ def _split_groups(left: tuple[int, ...], jokers: int) -> GroupSplit | None:
         for chosen in combinations(others, extra):
             colours = (first, *chosen)
             for wild in range(min(jokers, 4 - len(colours)) + 1):
-                if not 3 <= len(colours) + wild <= 4:
+                if not 3 <= len(colours) + wild <= 4 or (
+                    wild and not spare and len(colours) + wild == 4
+                ):
                     continue
                 rest = tuple(n - (c in colours) for c, n in enumerate(left))
-                tail = _split_groups(rest, jokers - wild)
+                tail = _split_groups(rest, jokers - wild, spare)
                 if tail is not None:
                     return ((colours, wild), *tail)
     return None
@@ -64,12 +79,12 @@ def _code(left: Sequence[int]) -> int:
 
 
 @cache
-def _static_groups() -> tuple[IntArray, dict[tuple[int, int], GroupSplit]]:
+def _static_groups(spare: bool) -> tuple[IntArray, dict[tuple[int, int], GroupSplit]]:
     static = np.full((256, 3), -1, dtype=np.int64)
     splits: dict[tuple[int, int], GroupSplit] = {}
     for counts in np.ndindex(3, 3, 3, 3):
         for jokers in range(3):
-            split = _split_groups(tuple(counts), jokers)
+            split = _split_groups(tuple(counts), jokers, spare)
             if split is not None:
                 static[_code(counts), jokers] = 0
                 splits[_code(counts), jokers] = split
@@ -151,7 +166,35 @@ def _counts(tiles: Sequence[str]) -> tuple[IntArray, int]:
 def _best_play(
     table: list[list[str]], rack: Sequence[str], tile_weight: int, point_weight: int
 ) -> Play:
-    return _Problem.build(table, rack, tile_weight, point_weight).optimum()
+    """Where a joker may stand multiplies the states, so the program first leaves out every
+    joker it could do without (one that stands at the end of a run, or makes a group of
+    four): it lays jokers only where they are needed and scores them nothing; the jokers it
+    leaves out are then added to its new melds. Every play is such a core plus jokers so
+    added, so when they all find a place, with every rack joker laid, the play is optimal.
+    Otherwise the program runs again with every joker scored where it stands."""
+    core = _Problem.build(table, rack, tile_weight, point_weight, attach=True).optimum()
+    added = _add_jokers(core.play, core.loose_jokers, set(rack))
+    if added is not None:
+        return added
+    return _Problem.build(table, rack, tile_weight, point_weight, attach=False).optimum().play
+
+
+def _add_jokers(play: Play, jokers: list[str], rack: set[str]) -> Play | None:
+    """The play with each joker added to the end of one of its new melds, if they all fit."""
+    melds = [list(meld) for meld in play.table]
+    for joker in jokers:
+        for meld in melds[play.kept :]:
+            types = [tile_type(t) for t in meld]
+            if meld_layout([*types, JOKER]) is not None:
+                meld.append(joker)
+                break
+            if meld_layout([JOKER, *types]) is not None:
+                meld.insert(0, joker)
+                break
+        else:
+            return None
+    laid = [joker for joker in jokers if joker in rack]
+    return Play(table=melds, placed=[*play.placed, *laid], kept=play.kept)
 
 
 @dataclass
@@ -170,10 +213,16 @@ class _Problem:
     value: IntArray  # (5, 14): the most each step may add
     tile_weight: int
     point_weight: int
+    attach: bool
 
     @classmethod
     def build(
-        cls, table: list[list[str]], rack: Sequence[str], tile_weight: int, point_weight: int
+        cls,
+        table: list[list[str]],
+        rack: Sequence[str],
+        tile_weight: int,
+        point_weight: int,
+        attach: bool,
     ) -> _Problem:
         table_cnt, table_jokers = _counts([t for meld in table for t in meld])
         rack_cnt, rack_jokers = _counts(rack)
@@ -198,7 +247,7 @@ class _Problem:
             depth[c, run.start : run.end + 1] += 1
         if depth.max() > SLOTS:
             raise _Unsupported("more old runs of one colour over one number than slots")
-        static, splits = _static_groups()
+        static, splits = _static_groups(not attach)
         colours = np.zeros((len(groups), 4), dtype=np.int64)
         for i, group in enumerate(groups):
             colours[i, list(group.colours)] = 1
@@ -216,8 +265,10 @@ class _Problem:
             value[run.colour, run.start] += 1
         for group in groups:
             value[4, group.value] += 1
+        # Attaching, jokers score nothing and need not be laid, see `_best_play`.
+        jokers = [0, table_jokers + rack_jokers] if attach else [table_jokers, rack_jokers]
         arrays = (
-            np.array([table_jokers, rack_jokers], dtype=np.int64),
+            np.array(jokers, dtype=np.int64),
             table_cnt,
             rack_cnt,
             np.array([r.end for r in runs] or [0], dtype=np.int64),
@@ -242,19 +293,27 @@ class _Problem:
             value,
             tile_weight,
             point_weight,
+            attach,
         )
 
     @property
     def joker_score(self) -> int:
-        return self.tile_weight + JOKER_POINTS * self.point_weight
+        return 0 if self.attach else self.tile_weight + JOKER_POINTS * self.point_weight
 
     def _pass(self, theta: int, beam: int = 0) -> tuple[bool, int, int, IntArray, IntArray]:
         after = _bound_after(_trivial_bounds(self.value), self.value)
         return run_pass(
-            theta, beam, self.joker_score, self.arrays, after, self.tile_weight, self.point_weight
+            theta,
+            beam,
+            self.attach,
+            self.joker_score,
+            self.arrays,
+            after,
+            self.tile_weight,
+            self.point_weight,
         )
 
-    def optimum(self) -> Play:
+    def optimum(self) -> _Laid:
         """A narrow pass (the best few states per step) finds a good play. If it lays every
         rack tile, only the melds kept are in doubt: one full pass above its score finds a
         better play or proves there is none. Otherwise passes go from the bound down, each at
@@ -278,7 +337,7 @@ class _Problem:
             theta = dropped
         return self._replay(narrow_actions, narrow_keys)
 
-    def _replay(self, actions: IntArray, keys: IntArray) -> Play:
+    def _replay(self, actions: IntArray, keys: IntArray) -> _Laid:
         return _replay(
             self.table,
             self.rack,
@@ -289,6 +348,7 @@ class _Problem:
             self.splits,
             actions,
             keys,
+            self.attach,
         )
 
 
@@ -329,7 +389,8 @@ def _replay(
     splits: dict[tuple[int, int], GroupSplit],
     actions: IntArray,
     keys: IntArray,
-) -> Play:
+    attach: bool,
+) -> _Laid:
     """Rebuild the melds along the program's best path."""
     kept_melds: set[int] = set()
     new_runs: list[tuple[int, list[tuple[int, bool]]]] = []  # (colour, units)
@@ -348,14 +409,14 @@ def _replay(
         j1, j2 = action & 7, (action >> 3) & 7
         c3r, c3j = (action >> 6) & 7, (action >> 9) & 7
         sr, sj = (action >> 12) & 7, (action >> 15) & 7
-        chosen, x = (action >> 18) & 63, (action >> 24) & 7
+        chosen, x, j4 = (action >> 18) & 63, (action >> 24) & 7, (action >> 27) & 7
         reals = 0
         still: list[_Open] = []
         by_label: dict[int, list[_Open]] = {}
         for run in open_runs[c]:
             by_label.setdefault(run.label, []).append(run)
         for run in sorted(open_runs[c], key=lambda o: o.label):
-            if run.label >= 4:
+            if run.label >= OLD:
                 old = runs[run.run]
                 joker = bool(old.jokers >> v & 1)
                 reals += not joker
@@ -369,9 +430,15 @@ def _replay(
                 reals += i >= jokers
                 run.label = after
                 still.append(run)
+        for i, run in enumerate(by_label.get(TRAILING_JOKER, [])):
+            run.units.append((v, i < j4))
+            reals += i >= j4
+            run.label = TRAILING_JOKER if i < j4 else 3
+            still.append(run)
         for i, run in enumerate(by_label.get(3, [])):
             if i < c3r + c3j:
                 run.units.append((v, i >= c3r))
+                run.label = TRAILING_JOKER if attach and i >= c3r else 3
                 still.append(run)
             else:
                 new_runs.append((c, run.units))
@@ -381,7 +448,7 @@ def _replay(
         for k, index in enumerate(started):
             if chosen >> k & 1:
                 reals += not (runs[index].jokers >> v & 1)
-                still.append(_Open(4 + local[c].index(index), [], index))
+                still.append(_Open(OLD + local[c].index(index), [], index))
         open_runs[c] = still
         leftover[c] = x - reals
         assert 0 <= leftover[c] <= 2
@@ -425,7 +492,7 @@ def _with_tile_ids(
     kept_melds: set[int],
     new_runs: list[tuple[int, list[tuple[int, bool]]]],
     new_groups: list[tuple[int, tuple[int, ...], int]],
-) -> Play:
+) -> _Laid:
     free: dict[int, list[str]] = {}
     for index, meld in enumerate(table):
         if index not in kept_melds:
@@ -442,7 +509,7 @@ def _with_tile_ids(
     rack_ids = set(rack)
     placed = [t for meld in melds for t in meld if t in rack_ids]
     kept = [meld for index, meld in enumerate(table) if index in kept_melds]
-    return Play(table=kept + melds, placed=placed, kept=len(kept))
+    return _Laid(Play(table=kept + melds, placed=placed, kept=len(kept)), free.get(JOKER, []))
 
 
 def placed_points(placed: Sequence[str]) -> int:

@@ -58,6 +58,18 @@ def test_two_jokers_and_one_tile_make_a_meld() -> None:
     assert len(found.placed) == 3
 
 
+def test_a_lone_joker_is_laid_on_an_old_meld_when_no_new_meld_takes_it() -> None:
+    found = checked([["R1a", "R2a", "R3a"]], ["J1", "B9a"])
+    assert found.placed == ["J1"]
+    assert found.kept == 0
+
+
+def test_a_joker_the_new_melds_can_do_without_is_still_laid() -> None:
+    found = checked([["K1a", "K2a", "K3a"]], ["R4a", "R5a", "R6a", "J2"])
+    assert sorted(found.placed) == ["J2", "R4a", "R5a", "R6a"]
+    assert found.kept == 1
+
+
 def test_every_table_tile_stays_on_the_table() -> None:
     table = [["R3a", "R4a", "R5a"], ["B5a", "K5a", "Y5a"]]
     found = checked(table, ["R5b", "R6a"])
