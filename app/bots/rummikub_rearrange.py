@@ -31,7 +31,7 @@ from app.bots.rummikub_dp import (
 )
 from app.bots.rummikub_melds import JOKER, JOKER_POINTS, meld_layout, tile_type, type_points
 
-BEAM = 200  # states per step in the first, narrow pass
+BEAM = 150  # states per step in the first, narrow pass
 GroupSplit = tuple[tuple[tuple[int, ...], int], ...]  # (colours, jokers) per group
 
 
