@@ -416,6 +416,7 @@ def search(
                 continue
             n_starts = start_count[c, v]
             others = key & ~(np.int64(4095) << shift) & ~(np.int64(3) << 48)
+            held_others = _held(key & ((1 << 48) - 1), old_held) - old_held[rank]
             # Attaching (see rummikub_rearrange), a joker may not end a run of three or
             # more, nor start one except as 11 (as in J R12 R13).
             last_joker = 0 if attach and v == 13 else 1
@@ -507,7 +508,8 @@ def search(
                                                 limit = (
                                                     total
                                                     + bound
-                                                    + _held(new_key & ((1 << 48) - 1), old_held)
+                                                    + held_others
+                                                    + old_held[new_rank]
                                                     + joker_score
                                                     * (rack_jokers - max(0, u - table_jokers))
                                                 )
