@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 
 class Message(BaseModel):
@@ -17,11 +18,17 @@ class Hello(Message):
     token: str | None
 
 
-class ActionMessage(Message):
-    type: Literal["action"]
-    seq: StrictInt
+@dataclass(slots=True)
+class ActionMessage:
+    """`{"type": "action", "seq": int, "action": {...}, "version": int | null}` (version optional).
+
+    Checked by hand rather than by pydantic: it is the message of every move, and the check
+    below is the same (strict integers, an object, no other fields) in a fifth of the time.
+    """
+
+    seq: int
     action: dict[str, Any]
-    version: StrictInt | None = None
+    version: int | None = None
 
 
 class Ready(Message):
@@ -36,11 +43,11 @@ class Ping(Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
-    Hello | ActionMessage | Ready | Resync | Ping, Field(discriminator="type")
-]
+OtherMessage = Annotated[Hello | Ready | Resync | Ping, Field(discriminator="type")]
+ClientMessage = ActionMessage | Hello | Ready | Resync | Ping
 KNOWN_TYPES = ("hello", "action", "ready", "resync", "ping")
-_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+ACTION_FIELDS = frozenset(("type", "seq", "action", "version"))
+_adapter: TypeAdapter[OtherMessage] = TypeAdapter(OtherMessage)
 
 
 class BadMessage(Exception):
@@ -65,9 +72,38 @@ def parse(text: str) -> ClientMessage:
         raise BadMessage(
             "unknown_type", f"type must be one of {', '.join(KNOWN_TYPES)}, got {kind!r}", seq
         )
+    if kind == "action":
+        return action_message(raw, seq)
     try:
         return _adapter.validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"
         raise BadMessage("bad_message", f"{kind}: {where}: {first['msg']}", seq) from exc
+
+
+def is_strict_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def action_message(raw: dict[str, Any], seq: int | None) -> ActionMessage:
+    if len(raw) > 2 and raw.keys() <= ACTION_FIELDS and type(raw.get("seq")) is int:
+        action, version = raw.get("action"), raw.get("version")
+        if type(action) is dict and (version is None or type(version) is int):
+            return ActionMessage(raw["seq"], action, version)
+    raise BadMessage("bad_message", f"action: {action_fault(raw)}", seq)
+
+
+def action_fault(raw: dict[str, Any]) -> str:
+    """What is wrong with an action message, in pydantic's words."""
+    for key in raw:
+        if key not in ACTION_FIELDS:
+            return f"{key}: Extra inputs are not permitted"
+    for key in ("seq", "action"):
+        if key not in raw:
+            return f"{key}: Field required"
+    if type(raw["seq"]) is not int:
+        return "seq: Input should be a valid integer"
+    if type(raw["action"]) is not dict:
+        return "action: Input should be a valid dictionary"
+    return "version: Input should be a valid integer"

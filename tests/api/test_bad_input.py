@@ -55,6 +55,8 @@ async def still_answers(client: SeatClient) -> bool:
         ({"type": "action", "seq": "one", "action": {"type": "pass"}}, "bad_message"),
         ({"type": "action", "seq": 1, "action": {"type": "pass"}, "seat": 1}, "bad_message"),
         ({"type": "action", "seq": 1, "action": "pass"}, "bad_message"),
+        ({"type": "action", "seq": True, "action": {"type": "pass"}}, "bad_message"),
+        ({"type": "action", "seq": 1, "action": {"type": "pass"}, "version": "3"}, "bad_message"),
         ({"type": "ping", "extra": True}, "bad_message"),
         ({"type": "hello", "token": None}, "unexpected_hello"),
         ({"type": "action", "seq": 1, "action": {"type": "fly"}}, None),

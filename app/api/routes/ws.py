@@ -143,10 +143,15 @@ class Session:
         self.send({"type": "error", "seq": seq, "code": code, "message": message})
 
     async def run(self, websocket: WebSocket) -> None:
+        receive = websocket.receive
         while not self.outbox.closed:
-            text = await receive_text(websocket)
-            if text is None:
+            # receive_text inlined: one coroutine less per message, and per waiting socket.
+            message = await receive()
+            if message["type"] == "websocket.disconnect":
                 return
+            text = message.get("text")
+            if text is None:
+                text = (message.get("bytes") or b"").decode("utf-8", errors="replace")
             if not self.bucket.take():
                 if self.flooding():
                     self.outbox.close(CLOSE_FLOOD, "too many messages")
