@@ -314,28 +314,27 @@ class _Problem:
         )
 
     def optimum(self) -> _Laid:
-        """A narrow pass (the best few states per step) finds a good play. If it lays every
-        rack tile, only the melds kept are in doubt: one full pass above its score finds a
-        better play or proves there is none. Otherwise passes go from the bound down, each at
-        the highest bound the last one dropped, until one finds a play or the bound reaches
-        the narrow pass's score."""
-        narrow, floor, _dropped, narrow_actions, narrow_keys = self._pass(0, BEAM)
+        """A narrow pass (the best few states per step, among those laying every rack tile)
+        finds a good play. If it finds one, only the melds kept are in doubt: one full pass
+        above its score finds a better play or proves there is none. Otherwise passes go from
+        the bound down, each at the highest bound the last one dropped, until one finds a
+        play."""
         rack_score = int(self.value[:4].sum()) - len(self.runs)
         rack_score += self.rack_jokers * self.joker_score
-        if narrow and floor - floor % self.point_weight == rack_score:
+        narrow, floor, _dropped, narrow_actions, narrow_keys = self._pass(rack_score, BEAM)
+        if narrow:
             found, _best, _dropped, actions, keys = self._pass(floor + 1)
             return (
                 self._replay(actions, keys) if found else self._replay(narrow_actions, narrow_keys)
             )
         theta = int(_trivial_bounds(self.value)[0]) + self.rack_jokers * self.joker_score
-        while not (narrow and theta <= floor):
+        while True:
             found, _best, dropped, actions, keys = self._pass(theta)
             if found:
                 return self._replay(actions, keys)
             if dropped < 0:
                 raise _Unsupported("no split found")  # never for a valid old table
             theta = dropped
-        return self._replay(narrow_actions, narrow_keys)
 
     def _replay(self, actions: IntArray, keys: IntArray) -> _Laid:
         return _replay(
