@@ -298,13 +298,15 @@ def search(
         c = step % STEPS_PER_NUMBER
         lo = level_start[step]
         hi = level_start[step + 1]
-        # a fresh hash table sized for this level
+        # A fresh hash table sized for this step (it grows if the step outgrows it); only
+        # its used prefix is cleared, since steps after a large one are often small.
+        table_bits = 12
         while (1 << table_bits) < 4 * (hi - lo) + 64:
             table_bits += 1
         if len(slots_index) < (1 << table_bits):
             slots_index = np.full(1 << table_bits, -1, dtype=np.int64)
         else:
-            slots_index[:] = -1
+            slots_index[: 1 << table_bits] = -1
         mask = (1 << table_bits) - 1
         level_begin = size
         bound = bound_after[step]
