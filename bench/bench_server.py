@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench_server.py --store sqlite          # durable log in a temp file
     .venv/bin/python bench/bench_server.py --store postgresql+asyncpg://postgres@127.0.0.1/test
     .venv/bin/python bench/bench_server.py --compression           # permessage-deflate on
+    .venv/bin/python bench/bench_server.py --ws websockets          # another WebSocket stack
 
 Phases (each server is a subprocess on 127.0.0.1 with the same uvicorn settings; the clients
 live in this process, on uvloop, with the light callback sockets of bench/light_socket.py):
@@ -62,18 +63,23 @@ def bench_settings(port: int, compression: bool) -> Any:
     )
 
 
-def serve_meldhall(port: int, store: str, compression: bool) -> None:
+def ws_overrides(ws: str | None) -> dict[str, Any]:
+    return {} if ws is None else {"ws": ws}
+
+
+def serve_meldhall(port: int, store: str, compression: bool, ws: str | None) -> None:
     import uvicorn
 
     from app.cli import uvicorn_config
     from app.main import create_app
 
     settings = bench_settings(port, compression)
-    config = uvicorn_config(settings, create_app(settings, store_url=store), backlog=4096)
+    app = create_app(settings, store_url=store)
+    config = uvicorn_config(settings, app, backlog=4096, **ws_overrides(ws))
     uvicorn.Server(config).run()
 
 
-def serve_bare(port: int, compression: bool) -> None:
+def serve_bare(port: int, compression: bool, ws: str | None) -> None:
     import uvicorn
 
     from app.cli import uvicorn_config
@@ -101,7 +107,8 @@ def serve_bare(port: int, compression: bool) -> None:
     # compression, backlog) and the same garbage collector settings, so the ratios compare the
     # servers and not their configuration.
     tune_garbage_collector()
-    config = uvicorn_config(bench_settings(port, compression), app, backlog=4096, lifespan="off")
+    settings = bench_settings(port, compression)
+    config = uvicorn_config(settings, app, backlog=4096, lifespan="off", **ws_overrides(ws))
     uvicorn.Server(config).run()
 
 
@@ -133,11 +140,13 @@ class Server:
             self.process.kill()
 
 
-def start(kind: str, store: str, compression: bool) -> Server:
+def start(kind: str, store: str, compression: bool, ws: str | None = None) -> Server:
     port = free_port()
     command = [sys.executable, __file__, "--serve", kind, "--port", str(port), "--store", store]
     if compression:
         command.append("--compression")
+    if ws is not None:
+        command += ["--ws", ws]
     process = subprocess.Popen(command, cwd=ROOT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -243,7 +252,7 @@ async def bench(options: argparse.Namespace) -> None:
             ("human", options.rooms, options.pace, options.seconds),
             ("flat", options.flat_rooms, 0.0, options.flat_seconds),
         ):
-            server = start(kind, store, options.compression)
+            server = start(kind, store, options.compression, options.ws)
             try:
                 results[kind, phase] = await run_phase(server, kind, rooms, pace, seconds, options)
             finally:
@@ -253,7 +262,8 @@ async def bench(options: argparse.Namespace) -> None:
     flat, bare_flat = results["meldhall", "flat"], results["bare", "flat"]
     compression = "on" if options.compression else "off"
     print(
-        f"store {options.store}, compression {compression}, {options.rooms} rooms at "
+        f"store {options.store}, compression {compression}, WebSocket stack "
+        f"{options.ws or 'websockets-sansio'}, {options.rooms} rooms at "
         f"{options.pace * 1e3:.0f} ms pace, {options.flat_rooms} flat out"
     )
     p50 = ratio(percentile(human.own, 0.5), percentile(bare_human.own, 0.5))
@@ -283,6 +293,9 @@ def main() -> None:
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--store", default="memory", help="memory, sqlite or a database URL")
     parser.add_argument("--compression", action="store_true", help="permessage-deflate on")
+    parser.add_argument(
+        "--ws", choices=["websockets-sansio", "websockets"], help="uvicorn's WebSocket stack"
+    )
     parser.add_argument("--rooms", type=int, default=500)
     parser.add_argument("--pace", type=float, default=0.2, help="seconds before each action")
     parser.add_argument("--seconds", type=float, default=15.0)
@@ -290,9 +303,9 @@ def main() -> None:
     parser.add_argument("--flat-seconds", type=float, default=10.0)
     options = parser.parse_args()
     if options.serve == "meldhall":
-        serve_meldhall(options.port, options.store, options.compression)
+        serve_meldhall(options.port, options.store, options.compression, options.ws)
     elif options.serve == "bare":
-        serve_bare(options.port, options.compression)
+        serve_bare(options.port, options.compression, options.ws)
     else:
         # The clients share the machine with the servers: uvloop keeps their share small.
         try:
