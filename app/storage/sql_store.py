@@ -51,6 +51,7 @@ from app.storage.sql_writes import (
     ActionWrite,
     StatementWrite,
     Write,
+    action_insert,
     commit_in_autocommit,
     commit_write,
     commit_writes,
@@ -140,11 +141,28 @@ class PostgresLog:
     async def commit_batch(self, writes: Sequence[Write]) -> None:
         connection = await self._connect()
         try:
+            actions = [write for write in writes if isinstance(write, ActionWrite)]
+            if len(actions) == len(writes):
+                await self._insert_actions(connection, actions)
+                return
             # The whole batch runs in one pass through SQLAlchemy's async layer.
             await connection.run_sync(commit_in_autocommit, writes)
         except BaseException:
             await self.drop()
             raise
+
+    @staticmethod
+    async def _insert_actions(connection: AsyncConnection, actions: list[ActionWrite]) -> None:
+        """Actions alone, the hot path, straight through asyncpg: its executemany is atomic by
+        itself (one implicit transaction, committed at its closing Sync), so the batch is one
+        round trip. The SQL and the parameters are SQLAlchemy's (ActionInsert); skipping its
+        execution layer (a greenlet, an execution context, the adapter's cursor) saves about
+        40 us of event-loop CPU a commit (bench_storage, 10 rooms: 47 -> 40 us an action)."""
+        driver = (await connection.get_raw_connection()).driver_connection
+        if driver is None:
+            raise StoreError("store_closed", "the log connection is closed")
+        insert = action_insert(connection.dialect)
+        await driver.executemany(insert.sql, insert.rows(actions, datetime.now(UTC)))
 
     async def commit_one(self, write: Write) -> None:
         connection = await self._connect()

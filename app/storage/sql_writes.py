@@ -89,10 +89,12 @@ class ActionInsert:
         self._action: Callable[[Any], Any] = processors["action"] or _as_is
         self._at: Callable[[Any], Any] = processors["at"] or _as_is
 
-    def run(self, connection: Connection, writes: Sequence[ActionWrite], at: datetime) -> None:
+    def rows(self, writes: Sequence[ActionWrite], at: datetime) -> list[tuple[Any, ...]]:
         at_value, action = self._at(at), self._action
-        rows = [(w.match_id, w.index, w.seat, action(w.action), at_value) for w in writes]
-        connection.exec_driver_sql(self.sql, rows)
+        return [(w.match_id, w.index, w.seat, action(w.action), at_value) for w in writes]
+
+    def run(self, connection: Connection, writes: Sequence[ActionWrite], at: datetime) -> None:
+        connection.exec_driver_sql(self.sql, self.rows(writes, at))
 
 
 def _as_is(value: Any) -> Any:
