@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
 from starlette.routing import WebSocketRoute
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from app.api.messages import ActionMessage, BadMessage, Hello, Ping, Ready, Resync, parse
@@ -215,7 +216,17 @@ class Session:
             self.error(exc.code, exc.message, seq)
 
 
-# A plain Starlette route: the socket needs no dependency injection, and FastAPI's wrapper keeps
-# two exit stacks and its scope per open socket for the whole connection (memory per room,
-# bench/bench_server.py).
-router.routes.append(WebSocketRoute("/ws/rooms/{room_id}", room_socket))
+class RoomSocketApp:
+    """The room socket as a bare ASGI app on a plain Starlette route.
+
+    FastAPI's websocket route keeps two exit stacks and its scope per open socket, and
+    Starlette wraps a function endpoint in a second exception-handling layer (the app's
+    middleware has one already) that every message sent then passes through; the socket needs
+    neither (bench/bench_server.py: memory per room, CPU per move).
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await room_socket(WebSocket(scope, receive=receive, send=send))
+
+
+router.routes.append(WebSocketRoute("/ws/rooms/{room_id}", RoomSocketApp()))
