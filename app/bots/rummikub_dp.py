@@ -246,6 +246,7 @@ def _grow(a: IntArray, size: int) -> IntArray:
 def search(
     theta: int,
     beam: int,  # if positive, keep only about this many states per step, the most promising
+    budget: int,  # if positive, give up (found -1) once a pass holds more states than this
     attach: bool,  # jokers score nothing and stand only where needed, see rummikub_rearrange
     joker_score: int,
     jokers: IntArray,  # (table jokers, rack jokers)
@@ -269,8 +270,8 @@ def search(
 ) -> tuple[int, int, int, IntArray, IntArray, IntArray]:
     """One pass at threshold `theta`.
 
-    Returns (found, best score, highest dropped bound, action per step, key per step, and
-    where each step's states begin in the pass's arrays).
+    Returns (found: 1, 0, or -1 out of budget; best score; highest dropped bound; action per
+    step; key per step; and where each step's states begin in the pass's arrays).
     """
     table_jokers = jokers[0]
     rack_jokers = jokers[1]
@@ -564,6 +565,8 @@ def search(
                                                         break
                                                     h = (h + 1) & mask
         level_start[step + 2] = size
+        if 0 < budget < size:
+            return -1, 0, -1, np.zeros(STEPS, np.int64), np.zeros(STEPS + 1, np.int64), level_start
         _drop_dominated(keys, scores, level_begin, size, slots_index, mask, upgrades, attach)
         if beam > 0 and size - level_begin > beam and step < STEPS - 1:
             _keep_best(
@@ -650,18 +653,20 @@ _typed_search = cast(Callable[..., tuple[int, int, int, IntArray, IntArray, IntA
 def run_pass(
     theta: int,
     beam: int,
+    budget: int,
     attach: bool,
     joker_score: int,
     arrays: tuple[IntArray, ...],
     bound_after: IntArray,
     tile_weight: int,
     point_weight: int,
-) -> tuple[bool, int, int, IntArray, IntArray]:
-    """One pass of `search`: (found, best score, highest dropped bound, action and key per
-    step)."""
+) -> tuple[int, int, int, IntArray, IntArray]:
+    """One pass of `search`: (found: 1, 0, or -1 out of budget; best score; highest dropped
+    bound; action and key per step)."""
     found, best, dropped, actions, keys, _levels = _typed_search(
         theta,
         beam,
+        budget,
         attach,
         joker_score,
         *arrays,
@@ -673,4 +678,4 @@ def run_pass(
         OLD_HELD,
         UPGRADES,
     )
-    return bool(found), int(best), int(dropped), actions, keys
+    return int(found), int(best), int(dropped), actions, keys

@@ -11,7 +11,7 @@ the end (see `_best_play`), which spares the program most of the places a joker 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations
 
@@ -32,6 +32,9 @@ from app.bots.rummikub_dp import (
 from app.bots.rummikub_melds import JOKER, JOKER_POINTS, meld_layout, tile_type, type_points
 
 BEAM = 150  # states per step in the first, narrow pass
+# A time limit becomes a cap on the states of a full pass: the program handles about five
+# million a second (bench/bench_rummikub_solver.py), less on a busy host.
+STATES_PER_SECOND = 2_000_000
 GroupSplit = tuple[tuple[tuple[int, ...], int], ...]  # (colours, jokers) per group
 
 
@@ -42,6 +45,7 @@ class Play:
     table: list[list[str]]
     placed: list[str]
     kept: int
+    optimal: bool = True  # False: a time limit cut the proof short
 
 
 @dataclass(frozen=True)
@@ -142,11 +146,20 @@ def _read_old_table(table: list[list[str]]) -> tuple[list[_OldRun], list[_OldGro
 
 
 def best_play(
-    table: list[list[str]], rack: Sequence[str], *, tile_weight: int, point_weight: int
+    table: list[list[str]],
+    rack: Sequence[str],
+    *,
+    tile_weight: int,
+    point_weight: int,
+    time_limit_s: float | None = None,
 ) -> Play | None:
-    """The optimal play, or None when the table is outside the program's reach."""
+    """The optimal play, or None when the table is outside the program's reach.
+
+    With a time limit the play may be the narrow pass's, not proven best (`optimal` False).
+    """
+    budget = 0 if time_limit_s is None else max(1, int(time_limit_s * STATES_PER_SECOND))
     try:
-        return _best_play(table, rack, tile_weight, point_weight)
+        return _best_play(table, rack, tile_weight, point_weight, budget)
     except _Unsupported:
         return None
 
@@ -164,7 +177,7 @@ def _counts(tiles: Sequence[str]) -> tuple[IntArray, int]:
 
 
 def _best_play(
-    table: list[list[str]], rack: Sequence[str], tile_weight: int, point_weight: int
+    table: list[list[str]], rack: Sequence[str], tile_weight: int, point_weight: int, budget: int
 ) -> Play:
     """Where a joker may stand multiplies the states, so the program first leaves out every
     joker it could do without (one that stands at the end of a run, or makes a group of
@@ -172,11 +185,12 @@ def _best_play(
     leaves out are then added to its new melds. Every play is such a core plus jokers so
     added, so when they all find a place, with every rack joker laid, the play is optimal.
     Otherwise the program runs again with every joker scored where it stands."""
-    core = _Problem.build(table, rack, tile_weight, point_weight, attach=True).optimum()
+    core = _Problem.build(table, rack, tile_weight, point_weight, attach=True).optimum(budget)
     added = _add_jokers(core.play, core.loose_jokers, set(rack))
     if added is not None:
         return added
-    return _Problem.build(table, rack, tile_weight, point_weight, attach=False).optimum().play
+    problem = _Problem.build(table, rack, tile_weight, point_weight, attach=False)
+    return problem.optimum(budget).play
 
 
 def _add_jokers(play: Play, jokers: list[str], rack: set[str]) -> Play | None:
@@ -194,7 +208,7 @@ def _add_jokers(play: Play, jokers: list[str], rack: set[str]) -> Play | None:
         else:
             return None
     laid = [joker for joker in jokers if joker in rack]
-    return Play(table=melds, placed=[*play.placed, *laid], kept=play.kept)
+    return Play(table=melds, placed=[*play.placed, *laid], kept=play.kept, optimal=play.optimal)
 
 
 @dataclass
@@ -300,11 +314,14 @@ class _Problem:
     def joker_score(self) -> int:
         return 0 if self.attach else self.tile_weight + JOKER_POINTS * self.point_weight
 
-    def _pass(self, theta: int, beam: int = 0) -> tuple[bool, int, int, IntArray, IntArray]:
+    def _pass(
+        self, theta: int, beam: int = 0, budget: int = 0
+    ) -> tuple[int, int, int, IntArray, IntArray]:
         after = _bound_after(_trivial_bounds(self.value), self.value)
         return run_pass(
             theta,
             beam,
+            budget,
             self.attach,
             self.joker_score,
             self.arrays,
@@ -313,25 +330,30 @@ class _Problem:
             self.point_weight,
         )
 
-    def optimum(self) -> _Laid:
+    def optimum(self, budget: int = 0) -> _Laid:
         """A narrow pass (the best few states per step, among those laying every rack tile)
         finds a good play. If it finds one, only the melds kept are in doubt: one full pass
         above its score finds a better play or proves there is none. Otherwise passes go from
         the bound down, each at the highest bound the last one dropped, until one finds a
-        play."""
+        play. A full pass over `budget` states ends the search with the narrow pass's play (or
+        the old table), not proven best."""
         rack_score = int(self.value[:4].sum()) - len(self.runs)
         rack_score += self.rack_jokers * self.joker_score
         narrow, floor, _dropped, narrow_actions, narrow_keys = self._pass(rack_score, BEAM)
         if narrow:
-            found, _best, _dropped, actions, keys = self._pass(floor + 1)
-            return (
-                self._replay(actions, keys) if found else self._replay(narrow_actions, narrow_keys)
-            )
+            found, _best, _dropped, actions, keys = self._pass(floor + 1, budget=budget)
+            if found == 1:
+                return self._replay(actions, keys)
+            laid = self._replay(narrow_actions, narrow_keys)
+            return laid if found == 0 else _unproven(laid)
         theta = int(_trivial_bounds(self.value)[0]) + self.rack_jokers * self.joker_score
         while True:
-            found, _best, dropped, actions, keys = self._pass(theta)
-            if found:
+            found, _best, dropped, actions, keys = self._pass(theta, budget=budget)
+            if found == 1:
                 return self._replay(actions, keys)
+            if found < 0:
+                old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
+                return _Laid(replace(old, optimal=False), [])
             if dropped < 0:
                 raise _Unsupported("no split found")  # never for a valid old table
             theta = dropped
@@ -349,6 +371,10 @@ class _Problem:
             keys,
             self.attach,
         )
+
+
+def _unproven(laid: _Laid) -> _Laid:
+    return _Laid(replace(laid.play, optimal=False), laid.loose_jokers)
 
 
 def _bound_after(ahead: IntArray, value: IntArray) -> IntArray:

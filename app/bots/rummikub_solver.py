@@ -7,7 +7,7 @@ then keeps the most of the old table's melds unchanged ("changes the table least
 After the initial meld the answer comes from a dynamic program over the numbers 1..13
 (`rummikub_dp`, after van Rijn, Takes and Vis, "The complexity of Rummikub problems", 2015,
 extended to a table plus a rack and to keeping old melds whole), compiled with numba; it is
-exact for all three goals and takes no time limit. Its first call in a process compiles it
+exact for all three goals. Its first call in a process compiles it
 (or loads it from numba's cache): `warm_up` does that ahead of the first real solve.
 
 Before the initial meld the table is left alone: the rack alone must form melds worth at
@@ -22,7 +22,8 @@ keeping it whole is counted. An exact-cover search (`rummikub_cover`) gives it a
 Speed (bench/bench_rummikub_solver.py, 300 seeded states of ~71 table and 30 rack tiles, on
 a shared 2-core host): median 11-13 ms, p90 31-37 ms, max 133-154 ms after the initial meld
 (the integer program needed 305 / 921 / 5087 ms there); before it, 1.5 ms on a quiet host.
-`time_limit_s` bounds only the integer program.
+With `time_limit_s` the program caps its proof at about that much work (see
+`rummikub_rearrange.STATES_PER_SECOND`) and may answer its first play unproven.
 """
 
 from __future__ import annotations
@@ -150,13 +151,20 @@ def solve(
     """
     old_table = [list(meld) for meld in table]
     if initial_meld_done:
-        play = best_play(old_table, rack, tile_weight=TILE_WEIGHT, point_weight=POINT_WEIGHT)
+        play = best_play(
+            old_table,
+            rack,
+            tile_weight=TILE_WEIGHT,
+            point_weight=POINT_WEIGHT,
+            time_limit_s=time_limit_s,
+        )
         if play is not None:
             return Solution(
                 table=play.table,
                 placed=play.placed,
                 points=placed_points(play.placed),
                 kept=play.kept,
+                optimal=play.optimal,
             )
         columns = _columns_after_initial_meld(old_table, rack)
         outcome = _place_everything(columns)

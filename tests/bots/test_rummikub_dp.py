@@ -14,7 +14,7 @@ from itertools import product
 import pytest
 
 from app.bots.rummikub_rearrange import Play, best_play
-from app.bots.rummikub_solver import POINT_WEIGHT, TILE_WEIGHT, Solution
+from app.bots.rummikub_solver import POINT_WEIGHT, TILE_WEIGHT, Solution, solve
 from tests.bots.test_rummikub_solver import assert_is_a_legal_play, best_points, brute_force, kind
 
 
@@ -68,6 +68,16 @@ def test_a_joker_the_new_melds_can_do_without_is_still_laid() -> None:
     found = checked([["K1a", "K2a", "K3a"]], ["R4a", "R5a", "R6a", "J2"])
     assert sorted(found.placed) == ["J2", "R4a", "R5a", "R6a"]
     assert found.kept == 1
+
+
+def test_a_time_limit_too_short_for_the_proof_gives_the_first_play_unproven() -> None:
+    table = [["R1a", "R2a", "R3a"], ["B5a", "K5a", "Y5a"]]
+    rack = ["R4a", "K9a", "K10a", "K11a"]
+    solution = solve(table, rack, initial_meld_done=True, time_limit_s=1e-9)
+    assert not solution.optimal
+    assert_is_a_legal_play(solution, table, rack, True)
+    assert solution.tiles_placed == 4
+    assert solve(table, rack, initial_meld_done=True).optimal
 
 
 def test_every_table_tile_stays_on_the_table() -> None:
