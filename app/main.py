@@ -108,8 +108,9 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
         return {"status": "ok"}
 
     install_error_handlers(app)
-    for module in (games, rooms, play, hints, ws, pages):
+    for module in (games, rooms, play, hints, pages):
         app.include_router(module.router)
+    app.add_middleware(ws.RoomSockets)
     include_history(app)
     app.mount("/", StaticFiles(directory=STATIC, check_dir=False, html=False), name="static")
     return app

@@ -6,6 +6,7 @@ import gc
 
 from fastapi.testclient import TestClient
 
+from app.api.routes.ws import ROOM_SOCKET_PATH, route_path
 from app.main import GC_THRESHOLDS, create_app
 
 
@@ -18,3 +19,11 @@ def test_the_collector_runs_less_often_while_serving_and_as_before_after() -> No
         assert gc.get_freeze_count() > 0
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+def test_room_sockets_are_found_below_the_apps_mount_point_too() -> None:
+    mounted = {"type": "websocket", "path": "/games/ws/rooms/q3Yd", "root_path": "/games"}
+    found = ROOM_SOCKET_PATH.fullmatch(route_path(mounted))
+    assert found is not None
+    assert found["room_id"] == "q3Yd"
+    assert ROOM_SOCKET_PATH.fullmatch(route_path({"path": "/ws/rooms/q3Yd/x"})) is None

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket
-from starlette.routing import WebSocketRoute
-from starlette.types import Receive, Scope, Send
+from fastapi import WebSocket
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from app.api.messages import ActionMessage, BadMessage, Hello, Ping, Ready, Resync, parse
@@ -24,7 +24,8 @@ from app.rooms.room import Room
 from app.rooms.tokens import hash_token
 from app.settings import Settings
 
-router = APIRouter()
+# The same segment Starlette's `{room_id}` would match.
+ROOM_SOCKET_PATH = re.compile(r"/ws/rooms/(?P<room_id>[^/]+)")
 
 CLOSE_BAD_HELLO = 4400
 CLOSE_BAD_TOKEN = 4401
@@ -216,17 +217,30 @@ class Session:
             self.error(exc.code, exc.message, seq)
 
 
-class RoomSocketApp:
-    """The room socket as a bare ASGI app on a plain Starlette route.
+def route_path(scope: Scope) -> str:
+    """The path below the app's mount point, as Starlette's router sees it."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    return path[len(root) :] if root and path.startswith(f"{root}/") else path
 
-    FastAPI's websocket route keeps two exit stacks and its scope per open socket, and
-    Starlette wraps a function endpoint in a second exception-handling layer (the app's
-    middleware has one already) that every message sent then passes through; the socket needs
-    neither (bench/bench_server.py: memory per room, CPU per move).
+
+class RoomSockets:
+    """Middleware that hands `/ws/rooms/{room_id}` sockets straight to `room_socket`.
+
+    A socket needs nothing from the layers below it (exception handlers answer HTTP requests,
+    FastAPI's exit stacks serve dependencies, the router would find this one path), and they
+    cost memory for as long as the socket is open and a wrapper around every message sent
+    (bench/bench_server.py: memory per room, CPU per move). Everything else passes on.
     """
 
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await room_socket(WebSocket(scope, receive=receive, send=send))
-
-
-router.routes.append(WebSocketRoute("/ws/rooms/{room_id}", RoomSocketApp()))
+        if scope["type"] == "websocket":
+            found = ROOM_SOCKET_PATH.fullmatch(route_path(scope))
+            if found is not None:
+                scope["path_params"] = {"room_id": found["room_id"]}
+                await room_socket(WebSocket(scope, receive=receive, send=send))
+                return
+        await self.app(scope, receive, send)
