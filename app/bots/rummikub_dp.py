@@ -242,6 +242,9 @@ def _grow(a: IntArray, size: int) -> IntArray:
     return b
 
 
+# One long function: the compiled hot loop over steps, states and moves, whose parts share
+# many locals (the state being expanded, the hash table, the growing arrays of the pass) that
+# calls would have to pass back and forth.
 @njit(cache=True)
 def search(
     theta: int,
