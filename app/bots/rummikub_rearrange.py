@@ -331,12 +331,18 @@ class _Problem:
         )
 
     def optimum(self, budget: int = 0) -> _Laid:
-        """A narrow pass (the best few states per step, among those laying every rack tile)
-        finds a good play. If it finds one, only the melds kept are in doubt: one full pass
+        """Unless the bound itself is reached (every rack tile laid, every old meld kept), a
+        narrow pass (the best few states per step, among those laying every rack tile) finds a
+        good play. If it finds one, only the melds kept are in doubt: one full pass
         above its score finds a better play or proves there is none. Otherwise passes go from
         the bound down, each at the highest bound the last one dropped, until one finds a
         play. A full pass over `budget` states ends the search with the narrow pass's play (or
         the old table), not proven best."""
+        top = int(_trivial_bounds(self.value)[0]) + self.rack_jokers * self.joker_score
+        # First, cheaply, the play that lays every rack tile and keeps every old meld.
+        found, _best, _dropped, actions, keys = self._pass(top, budget=budget)
+        if found == 1:
+            return self._replay(actions, keys)
         rack_score = int(self.value[:4].sum()) - len(self.runs)
         rack_score += self.rack_jokers * self.joker_score
         narrow, floor, _dropped, narrow_actions, narrow_keys = self._pass(rack_score, BEAM)
@@ -346,7 +352,7 @@ class _Problem:
                 return self._replay(actions, keys)
             laid = self._replay(narrow_actions, narrow_keys)
             return laid if found == 0 else _unproven(laid)
-        theta = int(_trivial_bounds(self.value)[0]) + self.rack_jokers * self.joker_score
+        theta = top
         while True:
             found, _best, dropped, actions, keys = self._pass(theta, budget=budget)
             if found == 1:
