@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from app.bots.registry import make_bot
 from app.rooms.directory import RoomDirectory
 from app.rooms.room import Room, RoomTimings
 from app.rooms.tokens import hash_token
+from app.storage.sql_store import SqlMatchStore
 from app.storage.store import open_store
 from bench.bench_storage import drop_postgres, fresh_store_urls
 
@@ -77,8 +79,16 @@ async def play(room: Room, hashes: list[str], actions: int, think_s: float) -> l
     return latencies
 
 
-async def run(url: str, rooms: int, actions: int, think_s: float) -> tuple[float, list[float]]:
-    store = open_store(url)
+@dataclass(frozen=True)
+class Figures:
+    per_second: float
+    latencies_ms: list[float]
+    cpu_us_per_action: float
+    batch_mean: float | None
+
+
+async def run(url: str, rooms: int, actions: int, think_s: float, synchronous: str) -> Figures:
+    store = open_store(url, sqlite_synchronous=synchronous)
     await store.start()
     directory = RoomDirectory(store=store, timings=TIMINGS, make_bot=make_bot)
     try:
@@ -88,14 +98,19 @@ async def run(url: str, rooms: int, actions: int, think_s: float) -> tuple[float
                 game="gin_rummy", players=2, options={}, bots=[], public=False, spectators=True
             )
             tables.append((room, await seat_people(room)))
-        started = time.perf_counter()
+        sql = store if isinstance(store, SqlMatchStore) else None
+        commits, writes = (sql.commits, sql.committed_writes) if sql else (0, 0)
+        started, cpu = time.perf_counter(), time.process_time()
         results = await asyncio.gather(*(play(r, h, actions, think_s) for r, h in tables))
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+        batch_mean = None
+        if sql and sql.commits > commits:
+            batch_mean = (sql.committed_writes - writes) / (sql.commits - commits)
     finally:
         await directory.close()
         await store.close()
     latencies = [ms for one in results for ms in one]
-    return len(latencies) / seconds, latencies
+    return Figures(len(latencies) / seconds, latencies, cpu / len(latencies) * 1e6, batch_mean)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -109,13 +124,19 @@ async def main() -> None:
     parser.add_argument("--actions", type=int, default=150, help="actions per room")
     parser.add_argument("--think-ms", type=float, default=0.0, help="pause before each action")
     parser.add_argument("--repeat", type=int, default=3, help="runs per store; median shown")
+    parser.add_argument(
+        "--sqlite-synchronous", nargs="+", choices=["full", "normal"], default=["full"],
+        help="the SQLite log writer's sync levels to run (MELDHALL_SQLITE_SYNCHRONOUS)",
+    )  # fmt: skip
     args = parser.parse_args()
     print(f"{args.rooms} Gin Rummy rooms x {args.actions} actions, think {args.think_ms} ms, "
           f"median of {args.repeat} runs")  # fmt: skip
     think_s = args.think_ms / 1000
     baseline: float | None = None
 
-    async def median_run(name: str, new_url: Callable[[], Awaitable[str | None]]) -> None:
+    async def median_run(
+        name: str, new_url: Callable[[], Awaitable[str | None]], synchronous: str = "full"
+    ) -> None:
         nonlocal baseline
         runs = []
         for _ in range(args.repeat):
@@ -123,21 +144,27 @@ async def main() -> None:
             if url is None:
                 raise LookupError(name)
             try:
-                runs.append(await run(url, args.rooms, args.actions, think_s))
+                runs.append(await run(url, args.rooms, args.actions, think_s, synchronous))
             finally:
                 if url.startswith("postgresql"):
                     await drop_postgres(url)
-        per_second, latencies = sorted(runs, key=lambda r: r[0])[len(runs) // 2]
-        baseline = baseline or per_second
+        median = sorted(runs, key=lambda r: r.per_second)[len(runs) // 2]
+        baseline = baseline or median.per_second
+        batch = "" if median.batch_mean is None else f"  {median.batch_mean:5.1f} per commit"
         print(
-            f"{name:<9} {per_second:>8.0f} actions/s  p50 {percentile(latencies, 0.5):7.2f} ms"
-            f"  p99 {percentile(latencies, 0.99):7.2f} ms  {per_second / baseline:6.1%} of memory"
+            f"{name:<13} {median.per_second:>8.0f} actions/s"
+            f"  p50 {percentile(median.latencies_ms, 0.5):7.2f} ms"
+            f"  p99 {percentile(median.latencies_ms, 0.99):7.2f} ms"
+            f"  CPU {median.cpu_us_per_action:5.0f} us/action{batch}"
+            f"  {median.per_second / baseline:6.1%} of memory"
         )
 
     with tempfile.TemporaryDirectory() as folder:
         memory_url, sqlite_url, postgres_url = fresh_store_urls(Path(folder))
         await median_run("memory", memory_url)
-        await median_run("sqlite", sqlite_url)
+        for level in args.sqlite_synchronous:
+            name = "sqlite" if args.sqlite_synchronous == ["full"] else f"sqlite/{level}"
+            await median_run(name, sqlite_url, level)
         with contextlib.suppress(LookupError):  # PostgreSQL unreachable: noted above
             await median_run("postgres", postgres_url)
 

@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import random
 import sys
 import tempfile
 import time
@@ -90,18 +91,23 @@ def fresh_store_urls(folder: Path) -> tuple[NewUrl, NewUrl, NewUrl]:
 
 
 async def room(store: MatchStore, match_id: str, actions: int, think_s: float) -> list[float]:
+    # People's pauses vary: rooms that all waited exactly think_s would act in lockstep and
+    # share commits that people at their own pace never share.
+    rng = random.Random(match_id)
     latencies = []
     for index in range(actions):
         if think_s:
-            await asyncio.sleep(think_s)
+            await asyncio.sleep(think_s * rng.uniform(0.5, 1.5))
         started = time.perf_counter()
         await store.append_action(match_id=match_id, index=index, seat=index % 2, action=ACTION)
         latencies.append((time.perf_counter() - started) * 1000)
     return latencies
 
 
-async def run(name: str, url: str, rooms: int, actions: int, think_s: float) -> Figures:
-    store = open_store(url)
+async def run(
+    name: str, url: str, rooms: int, actions: int, think_s: float, synchronous: str = "full"
+) -> Figures:
+    store = open_store(url, sqlite_synchronous=synchronous)
     await store.start()
     try:
         seats = [SeatRecord(seat=s, name=f"p{s}", kind="human", level=None, token_hash=None)
@@ -159,7 +165,7 @@ def report(figures: Figures, baseline: Figures | None) -> None:
     )
     batch = "" if figures.batch_mean is None else f"  {figures.batch_mean:6.1f} actions/commit"
     print(
-        f"{figures.name:<9} {figures.per_second:>9.0f} actions/s"
+        f"{figures.name:<13} {figures.per_second:>9.0f} actions/s"
         f"  p50 {figures.percentile(0.50):7.2f} ms  p99 {figures.percentile(0.99):7.2f} ms"
         f"  CPU/action: loop {figures.loop_cpu_s / figures.actions * 1e6:5.1f} us,"
         f" process {figures.process_cpu_s / figures.actions * 1e6:5.1f} us{batch}{share}"
@@ -172,19 +178,25 @@ async def main() -> None:
     parser.add_argument("--actions", type=int, default=200, help="actions per room")
     parser.add_argument("--think-ms", type=float, default=0.0, help="pause before each action")
     parser.add_argument("--repeat", type=int, default=3, help="runs per store; the median is shown")
+    parser.add_argument(
+        "--sqlite-synchronous", nargs="+", choices=["full", "normal"], default=["full"],
+        help="the SQLite log writer's sync levels to run (MELDHALL_SQLITE_SYNCHRONOUS)",
+    )  # fmt: skip
     args = parser.parse_args()
     think_s = args.think_ms / 1000
     print(f"{args.rooms} rooms x {args.actions} actions, think {args.think_ms} ms, "
           f"median of {args.repeat} runs")  # fmt: skip
 
-    async def median_run(name: str, new_url: Callable[[], Awaitable[str | None]]) -> Figures:
+    async def median_run(
+        name: str, new_url: Callable[[], Awaitable[str | None]], synchronous: str = "full"
+    ) -> Figures:
         runs = []
         for _ in range(args.repeat):
             url = await new_url()
             if url is None:
                 raise LookupError(name)
             try:
-                runs.append(await run(name, url, args.rooms, args.actions, think_s))
+                runs.append(await run(name, url, args.rooms, args.actions, think_s, synchronous))
             finally:
                 if url.startswith("postgresql"):
                     await drop_postgres(url)
@@ -194,7 +206,9 @@ async def main() -> None:
         memory_url, sqlite_url, postgres_url = fresh_store_urls(Path(folder))
         baseline = await median_run("memory", memory_url)
         report(baseline, None)
-        report(await median_run("sqlite", sqlite_url), baseline)
+        for level in args.sqlite_synchronous:
+            name = "sqlite" if args.sqlite_synchronous == ["full"] else f"sqlite/{level}"
+            report(await median_run(name, sqlite_url, level), baseline)
         with contextlib.suppress(LookupError):  # PostgreSQL unreachable: noted above
             report(await median_run("postgres", postgres_url), baseline)
 
