@@ -187,10 +187,12 @@ async def run_phase(
     async with httpx.AsyncClient(base_url=server.http, limits=limits, timeout=30) as http:
         tables: list[GinTable | BareGroup] = []
         for start_at in range(0, rooms, 50):
+            # With compression on, the clients offer permessage-deflate so that it is used.
+            deflate = bool(getattr(options, "compression", False))
             batch = [
-                GinTable(server.port, http, stats, pace)
+                GinTable(server.port, http, stats, pace, deflate)
                 if kind == "meldhall"
-                else BareGroup(server.port, stats, pace, f"g{index}")
+                else BareGroup(server.port, stats, pace, f"g{index}", deflate)
                 for index in range(start_at, min(rooms, start_at + 50))
             ]
             await asyncio.gather(*(table.open() for table in batch))

@@ -111,9 +111,17 @@ class Room:
 class GinTable(Room):
     """One two-player Gin Rummy room on meldhall, both seats played over WebSockets."""
 
-    def __init__(self, port: int, http: httpx.AsyncClient, stats: Stats, pace: float) -> None:
+    def __init__(
+        self,
+        port: int,
+        http: httpx.AsyncClient,
+        stats: Stats,
+        pace: float,
+        deflate: bool = False,
+    ) -> None:
         super().__init__(stats, pace)
         self.port = port
+        self.deflate = deflate
         self.http = http
         self.docs: list[Any] = [None, None]
         self.rematching = False
@@ -128,7 +136,10 @@ class GinTable(Room):
             if seat == 0:
                 self.bearer = {"Authorization": f"Bearer {joined.json()['token']}"}
             sock = await LightSocket.connect(
-                self.port, f"/ws/rooms/{room_id}", lambda text, seat=seat: self.read(seat, text)
+                self.port,
+                f"/ws/rooms/{room_id}",
+                lambda text, seat=seat: self.read(seat, text),
+                self.deflate,
             )
             sock.send(json.dumps({"type": "hello", "token": joined.json()["token"]}))
             self.sockets.append(sock)
@@ -186,9 +197,12 @@ class GinTable(Room):
 class BareGroup(Room):
     """Two sockets on the bare server taking turns to have a message broadcast to both."""
 
-    def __init__(self, port: int, stats: Stats, pace: float, name: str) -> None:
+    def __init__(
+        self, port: int, stats: Stats, pace: float, name: str, deflate: bool = False
+    ) -> None:
         super().__init__(stats, pace)
         self.port = port
+        self.deflate = deflate
         self.path = f"/ws/{name}"
         self.counter = 0
         self.turn = 0
@@ -197,7 +211,10 @@ class BareGroup(Room):
         for seat in range(2):
             self.sockets.append(
                 await LightSocket.connect(
-                    self.port, self.path, lambda text, seat=seat: self.read(seat, text)
+                    self.port,
+                    self.path,
+                    lambda text, seat=seat: self.read(seat, text),
+                    self.deflate,
                 )
             )
 
