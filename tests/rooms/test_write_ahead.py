@@ -132,6 +132,25 @@ async def test_a_failed_log_write_deep_in_a_match_restores_the_exact_state(
     assert len(stored.actions) == moves_before + 1
 
 
+async def test_a_failed_write_mid_turn_in_rummikub_restores_the_tentative_table() -> None:
+    store = FlakyStore()
+    room, hashes = await started_room(store, game="rummikub")
+    for _ in range(CHECKPOINT_EVERY + 3):
+        seat = await next_to_act(room)
+        await room.act(hashes[seat], {"type": "draw"}, room.version)
+    assert room.match is not None
+    seat = await next_to_act(room)
+    rack = room.match.engine.view(seat)["rack"]
+    await room.act(hashes[seat], {"type": "move", "tile": rack[0], "to": "new"}, room.version)
+    before, version = room.match.engine.to_json(), room.version
+    store.failing = True
+    with pytest.raises(RoomError):
+        await room.act(hashes[seat], {"type": "move", "tile": rack[1], "to": "new"}, version)
+    assert room.match.engine.to_json() == before
+    store.failing = False
+    await room.act(hashes[seat], {"type": "reset"}, version)
+
+
 async def test_an_engine_failure_is_an_internal_error_and_changes_nothing() -> None:
     store = MemoryMatchStore()
     room, hashes = await started_room(store, game="gin_rummy")
