@@ -11,17 +11,19 @@ decision times.
     python bench/bench_rummikub_solver.py [--states 300] [--table 70] [--rack 30] [--seed 1]
         [--time-limit S] [--initial] [--bot-games N]
 
-Figures after the initial meld (300 states, 2 shared cores, load average about 4):
-- integer program over the meld catalogue (HiGHS, with an exact-cover start): median
-  305 ms, p90 921 ms, max 5087 ms;
-- dynamic program over the numbers (rummikub_dp, numba): median 11-13 ms, p90 31-37 ms,
-  max 133-154 ms wall; CPU median 11 ms, p90 31 ms, max 133 ms. The target (median 3 ms,
-  max 50 ms) is not met. About 4 ms of a median solve is the narrow pass that finds the
-  play, the rest mostly the full pass that proves it, and 1 ms Python around them.
+Figures after the initial meld (300 states, 2 shared cores):
+- integer program over the meld catalogue (HiGHS, with an exact-cover start), load about
+  3.5: median 305 ms, p90 921 ms, max 5087 ms;
+- dynamic program over the numbers (rummikub_dp, numba), load about 2.4, three runs: wall
+  median 11.3-13.8 ms, p90 32-39 ms, max 128-149 ms; CPU median 11-12 ms, p90 32-35 ms, max
+  126-132 ms. The target (median 3 ms, max 50 ms) is not met. A median solve is about 4 ms
+  of narrow pass (the play), 5-6 ms of full pass (the proof) and 1 ms of Python.
+  Smaller states, CPU: `--table 30 --rack 10` median 2 ms, p90 4 ms, max 13 ms;
+  `--table 50 --rack 15` median 5 ms, p90 22 ms, max 139 ms.
 Before the initial meld (`--initial`, still the integer program, unchanged): median 1.5 ms
 on a quiet host; 3-10 ms wall, 2.5-3.5 ms CPU at load average 4-5.
 First use of the dynamic program in a process: about 35 s to compile on a cold cache,
-0.2-0.4 s to load it from numba's cache.
+0.2-0.6 s to load it from numba's cache.
 """
 
 from __future__ import annotations
