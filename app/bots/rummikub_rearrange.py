@@ -225,6 +225,7 @@ class _Problem:
     splits: dict[tuple[int, int], GroupSplit]
     arrays: tuple[IntArray, ...]
     value: IntArray  # (5, 14): the most each step may add
+    after: IntArray  # (STEPS,): the most still to come after each step
     tile_weight: int
     point_weight: int
     attach: bool
@@ -305,6 +306,7 @@ class _Problem:
             splits,
             arrays,
             value,
+            _bound_after(_trivial_bounds(value), value),
             tile_weight,
             point_weight,
             attach,
@@ -317,7 +319,6 @@ class _Problem:
     def _pass(
         self, theta: int, beam: int = 0, budget: int = 0
     ) -> tuple[int, int, int, IntArray, IntArray]:
-        after = _bound_after(_trivial_bounds(self.value), self.value)
         return run_pass(
             theta,
             beam,
@@ -325,7 +326,7 @@ class _Problem:
             self.attach,
             self.joker_score,
             self.arrays,
-            after,
+            self.after,
             self.tile_weight,
             self.point_weight,
         )
