@@ -89,7 +89,7 @@ LABELS_OF, RANK_OF, OLD_HELD, UPGRADES = _label_tables()
 assert len(LABELS_OF) < 1 << 12
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rank(new: IntArray, count: int, rank_of: IntArray) -> int:
     """The rank of the first `count` labels of `new` (sorted in place, the rest idle)."""
     for i in range(count, SLOTS):
@@ -104,7 +104,7 @@ def _rank(new: IntArray, count: int, rank_of: IntArray) -> int:
     return int(rank_of[((new[0] * LABELS + new[1]) * LABELS + new[2]) * LABELS + new[3]])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _held(key: int, old_held: IntArray) -> int:
     return int(
         old_held[key & 4095]
@@ -114,7 +114,7 @@ def _held(key: int, old_held: IntArray) -> int:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _slot(key: int, mask: int) -> int:
     k = key ^ (key >> 29)
     k = k * 0x5851F42D4C957F2D
@@ -122,7 +122,7 @@ def _slot(key: int, mask: int) -> int:
     return int(k & mask)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _find(key: int, keys: IntArray, slots_index: IntArray, mask: int) -> int:
     h = _slot(key, mask)
     while True:
@@ -132,7 +132,7 @@ def _find(key: int, keys: IntArray, slots_index: IntArray, mask: int) -> int:
         h = (h + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _drop_dominated(
     keys: IntArray,
     scores: IntArray,
@@ -181,7 +181,7 @@ def _drop_dominated(
             scores[index] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _keep_best(
     keys: IntArray,
     scores: IntArray,
@@ -215,7 +215,7 @@ def _keep_best(
             scores[index] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _add_sorted(left: int, count: int, g: int) -> int:
     """The leftovers of the first `count` colours (sorted, largest first) and one more,
     sorted again: where no old group is at stake only how many colours have 1 or 2 matters."""
@@ -235,7 +235,7 @@ def _add_sorted(left: int, count: int, g: int) -> int:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _grow(a: IntArray, size: int) -> IntArray:
     b = np.empty(size, dtype=np.int64)
     b[: len(a)] = a
@@ -245,7 +245,7 @@ def _grow(a: IntArray, size: int) -> IntArray:
 # One long function: the compiled hot loop over steps, states and moves, whose parts share
 # many locals (the state being expanded, the hash table, the growing arrays of the pass) that
 # calls would have to pass back and forth.
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(
     theta: int,
     beam: int,  # if positive, keep only about this many states per step, the most promising
@@ -602,7 +602,7 @@ def search(
     return 1, int(scores[best]), int(dropped), path_actions, path_keys, level_start
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def group_table(
     static: IntArray,  # (256, 3): 0 if the leftovers split into groups with k jokers, else -1
     group_value: IntArray,  # per old group
