@@ -7,8 +7,12 @@ then keeps the most of the old table's melds unchanged ("changes the table least
 After the initial meld the answer comes from a dynamic program over the numbers 1..13
 (`rummikub_dp`, after van Rijn, Takes and Vis, "The complexity of Rummikub problems", 2015,
 extended to a table plus a rack and to keeping old melds whole), compiled with numba; it is
-exact for all three goals. Its first call in a process compiles it
-(or loads it from numba's cache): `warm_up` does that ahead of the first real solve.
+exact for all three goals. Its first call in a process compiles it (about 35 s on a cold
+cache, holding the interpreter) or loads it from numba's cache (under a second): `warm_up`
+does that ahead of the first real solve. A server calls `warm_up_in_background` instead: the
+compiling happens in a child process, the server loads the result once it is there, and until
+then every solve goes to the integer program below (exact too, only slower), so no move and
+no hint waits for the compiler.
 
 Before the initial meld the table is left alone: the rack alone must form melds worth at
 least the minimum (jokers count what they stand for), or nothing is placed. That problem, and
@@ -28,6 +32,8 @@ With `time_limit_s` the program caps its proof at about that much work (see
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import sys
 from collections import Counter
@@ -44,6 +50,14 @@ from app.bots.rummikub_melds import TYPE_COUNT, catalogue, tile_type, type_point
 from app.bots.rummikub_rearrange import best_play, placed_points
 
 IntArray = npt.NDArray[np.int64]
+log = logging.getLogger(__name__)
+
+# The dynamic program's state in this process: "lazy" compiles or loads it on first use (a
+# library caller, a test, a bench); "warming" answers with the integer program while a
+# background warm-up runs; "ready" once it has loaded; "unavailable" if the warm-up failed.
+_program = {"state": "lazy"}
+# A cold compile took about 35 s on a loaded 2-core host: ten times that means it is stuck.
+WARM_UP_TIMEOUT_S = 600.0
 
 # Lexicographic weights: at most 35 old melds can be kept, and the rack's points are under
 # 800 (two of every tile and both jokers is 788), so one more point outweighs every kept
@@ -151,21 +165,9 @@ def solve(
     """
     old_table = [list(meld) for meld in table]
     if initial_meld_done:
-        play = best_play(
-            old_table,
-            rack,
-            tile_weight=TILE_WEIGHT,
-            point_weight=POINT_WEIGHT,
-            time_limit_s=time_limit_s,
-        )
+        play = _dynamic_program(old_table, rack, time_limit_s)
         if play is not None:
-            return Solution(
-                table=play.table,
-                placed=play.placed,
-                points=placed_points(play.placed),
-                kept=play.kept,
-                optimal=play.optimal,
-            )
+            return play
         columns = _columns_after_initial_meld(old_table, rack)
         outcome = _place_everything(columns)
         if outcome is None or not outcome.optimal:
@@ -186,9 +188,79 @@ def solve(
     return replace(solution, optimal=outcome.optimal)
 
 
+def _dynamic_program(
+    table: list[list[str]], rack: Sequence[str], time_limit_s: float | None
+) -> Solution | None:
+    """The program's answer, or None while it warms up or for a table its state cannot hold."""
+    if _program["state"] not in ("lazy", "ready"):
+        return None
+    play = best_play(
+        table, rack, tile_weight=TILE_WEIGHT, point_weight=POINT_WEIGHT, time_limit_s=time_limit_s
+    )
+    if play is None:
+        return None
+    return Solution(
+        table=play.table,
+        placed=play.placed,
+        points=placed_points(play.placed),
+        kept=play.kept,
+        optimal=play.optimal,
+    )
+
+
 def warm_up() -> None:
     """Compile the dynamic program, or load it from numba's cache (seconds on a cold cache)."""
     solve([["R1a", "R2a", "R3a"]], ["R4a", "B4a", "J1"], initial_meld_done=True)
+
+
+def program_state() -> str:
+    return _program["state"]
+
+
+async def warm_up_in_background(timeout_s: float = WARM_UP_TIMEOUT_S) -> None:
+    """Compile in a child process (filling numba's cache), then load from the cache here.
+
+    Until it is done, `solve` answers with the integer program. If the child fails or runs
+    out of time the program stays unused in this process and the reason is logged.
+    """
+    if _program["state"] != "lazy":
+        return
+    _program["state"] = "warming"
+    started = asyncio.get_running_loop().time()
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        "from app.bots.rummikub_solver import warm_up; warm_up()",
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        _, errors = await asyncio.wait_for(child.communicate(), timeout_s)
+    except TimeoutError:
+        await _stop(child)
+        log.warning(
+            "Rummikub solver: compiling took over %.0f s; the program is not used", timeout_s
+        )
+        return
+    except asyncio.CancelledError:
+        await _stop(child)
+        raise
+    if child.returncode != 0:
+        _program["state"] = "unavailable"
+        tail = errors.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
+        log.warning("Rummikub solver: compiling the dynamic program failed (%s)", tail[0])
+        return
+    await asyncio.to_thread(warm_up)
+    _program["state"] = "ready"
+    elapsed = asyncio.get_running_loop().time() - started
+    log.info("Rummikub solver: dynamic program ready after %.1f s", elapsed)
+
+
+async def _stop(child: asyncio.subprocess.Process) -> None:
+    _program["state"] = "unavailable"
+    if child.returncode is None:
+        child.kill()
+        await child.wait()
 
 
 def _old_table_start(columns: _Columns) -> IntArray:
