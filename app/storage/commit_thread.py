@@ -11,6 +11,10 @@ write is committed at once, with no added delay.
 As in GroupCommitWriter, a caller's future resolves only after the transaction holding its write
 has committed, and a failed batch is retried write by write, each in a transaction of its own,
 so that one bad write (a duplicate action index) fails only its own caller.
+
+Measured with bench/bench_storage.py (50 rooms flat out, 50 actions a commit): the event loop's
+CPU a durable action went from 26.6 us with aiosqlite (a thread hop for every statement, and
+SQLAlchemy's greenlet switches) to about 4 us, the whole process's from 38.7 to 21.7 us.
 """
 
 from __future__ import annotations
