@@ -238,26 +238,32 @@ async def warm_up_in_background(timeout_s: float = WARM_UP_TIMEOUT_S) -> None:
         _, errors = await asyncio.wait_for(child.communicate(), timeout_s)
     except TimeoutError:
         await _stop(child)
+        _program["state"] = "unavailable"
         log.warning(
             "Rummikub solver: compiling took over %.0f s; the program is not used", timeout_s
         )
         return
     except asyncio.CancelledError:
+        # Stopped, not failed (a server shutting down): the next first use may compile.
         await _stop(child)
+        _program["state"] = "lazy"
         raise
     if child.returncode != 0:
         _program["state"] = "unavailable"
         tail = errors.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
         log.warning("Rummikub solver: compiling the dynamic program failed (%s)", tail[0])
         return
-    await asyncio.to_thread(warm_up)
+    try:
+        await asyncio.to_thread(warm_up)
+    except asyncio.CancelledError:
+        _program["state"] = "lazy"
+        raise
     _program["state"] = "ready"
     elapsed = asyncio.get_running_loop().time() - started
     log.info("Rummikub solver: dynamic program ready after %.1f s", elapsed)
 
 
 async def _stop(child: asyncio.subprocess.Process) -> None:
-    _program["state"] = "unavailable"
     if child.returncode is None:
         child.kill()
         await child.wait()

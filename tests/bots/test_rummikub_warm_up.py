@@ -58,3 +58,18 @@ def test_a_failed_compile_leaves_the_integer_program_in_charge(
 def test_a_compile_past_its_time_is_stopped(program: dict[str, str]) -> None:
     asyncio.run(warm_up_in_background(timeout_s=0.001))
     assert program_state() == "unavailable"
+
+
+def test_a_warm_up_stopped_by_shutdown_leaves_the_program_to_its_first_use(
+    program: dict[str, str],
+) -> None:
+    async def stop_early() -> None:
+        task = asyncio.create_task(warm_up_in_background())
+        await asyncio.sleep(0.05)
+        assert program_state() == "warming"
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(stop_early())
+    assert program_state() == "lazy"
