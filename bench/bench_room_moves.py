@@ -61,10 +61,12 @@ def choose_gin(rng: random.Random, legal: list[dict[str, Any]]) -> dict[str, Any
     return rng.choice(legal)
 
 
-async def open_room(game: str, seed: int) -> tuple[Room, list[str], list[Connection]]:
+async def open_room(
+    game: str, seed: int, outboxes: list[CountingOutbox]
+) -> tuple[Room, list[str], list[Connection]]:
     seeds = itertools.count(seed * 1000)
     # Every match the room starts gets the next seed of this run: the same games each repeat.
-    room_match.new_seed = lambda: next(seeds)  # type: ignore[assignment]
+    room_match.new_seed = lambda: next(seeds)
     directory = RoomDirectory(store=MemoryMatchStore(), timings=TIMINGS, make_bot=make_bot)
     room = await directory.create(
         game=game, players=2, options={}, bots=[], public=False, spectators=True
@@ -72,7 +74,10 @@ async def open_room(game: str, seed: int) -> tuple[Room, list[str], list[Connect
     hashes = [hash_token(new_token()) for _ in range(2)]
     for seat, token_hash in enumerate(hashes):
         await room.join(f"p{seat}", seat, token_hash)
-    connections = [await room.connect(CountingOutbox(), token_hash) for token_hash in hashes]
+    connections = [
+        await room.connect(outbox, token_hash)
+        for outbox, token_hash in zip(outboxes, hashes, strict=False)
+    ]
     for token_hash in hashes:
         await room.ready(token_hash)
     return room, hashes, connections
@@ -91,13 +96,14 @@ async def mover(room: Room) -> int:
 
 async def run(game: str, seed: int, moves: int, spectator: bool) -> tuple[float, int]:
     """CPU seconds of `moves` actions, and the bytes sent for them."""
-    room, hashes, connections = await open_room(game, seed)
+    outboxes = [CountingOutbox() for _ in range(3 if spectator else 2)]
+    room, hashes, connections = await open_room(game, seed, outboxes)
     if spectator:
-        connections.append(await room.connect(CountingOutbox(), None))
+        connections.append(await room.connect(outboxes[2], None))
     rng = random.Random(seed)
     bots = [make_bot(game, "easy", seed + seat) for seat in range(2)]
     spent = 0.0
-    sent_before = sum(c.outbox.sent for c in connections)  # type: ignore[attr-defined]
+    sent_before = sum(outbox.sent for outbox in outboxes)
     for sequence in range(moves):
         assert room.match is not None
         if room.match.engine.is_over():
