@@ -20,7 +20,7 @@ from app.games.rummikub.play import (
 from app.games.rummikub.scoring import score_round
 from app.games.rummikub.tiles import ALL_TILES, NUMBERED_TILES
 from app.games.rummikub.turn import TurnInProgress
-from app.games.rummikub.views import build_view, legal_templates
+from app.games.rummikub.views import MeldViews, legal_templates, public_view, seat_view
 
 
 class Phase(StrEnum):
@@ -59,6 +59,11 @@ class Rummikub:
         self.turn: TurnInProgress | None = None
         self.scores = [0] * players
         self.results: list[dict[str, Any]] = []
+        # Every action may change the state: views built since the last one share their public
+        # part, built once (read-only, like every view).
+        self._changes = 0
+        self._public: tuple[int, View] | None = None
+        self.meld_views = MeldViews()
 
     # -- the Engine interface -------------------------------------------------------------
 
@@ -111,6 +116,7 @@ class Rummikub:
         return legal_templates(self, seat)
 
     def apply(self, seat: Seat | None, action: Mapping[str, Any]) -> None:
+        self._changes += 1
         kind = action.get("type") if isinstance(action, Mapping) else None
         if kind not in PLAYER_ACTIONS and kind not in SYSTEM_ACTIONS:
             raise IllegalAction(
@@ -134,7 +140,9 @@ class Rummikub:
     def view(self, seat: Seat | None) -> View:
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalAction("bad_action", f"no seat {seat} in a {self.players}-player game")
-        return build_view(self, seat)
+        if self._public is None or self._public[0] != self._changes:
+            self._public = (self._changes, public_view(self))
+        return seat_view(self._public[1], self, seat)
 
     def hidden_from(self, seat: Seat | None) -> set[str]:
         hidden = set(self.pool)

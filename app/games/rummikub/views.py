@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from app.games.rummikub.engine import Rummikub
 
 
+# Meld views a match keeps before it forgets them all (a table holds a few dozen melds).
+MELD_VIEWS_KEPT = 512
+
+
 def meld_view(meld: Sequence[str], declared: Mapping[str, str]) -> dict[str, Any]:
     """A meld as shown: its tiles, kind, value, each joker's meaning, and why it is invalid."""
     reading = read_meld(meld, declared)
@@ -40,6 +44,29 @@ def meld_view(meld: Sequence[str], declared: Mapping[str, str]) -> dict[str, Any
         "valid": reading.valid,
         "reason": reading.error,
     }
+
+
+class MeldViews:
+    """Meld views kept by what they show: an unchanged meld is the same (read-only) object in
+    every view, so views are cheap to build and the differ skips the meld by identity."""
+
+    def __init__(self) -> None:
+        self._views: dict[tuple[object, ...], dict[str, Any]] = {}
+
+    def of(self, melds: Sequence[Sequence[str]], declared: Mapping[str, str]) -> list[Any]:
+        views = self._views
+        if len(views) > MELD_VIEWS_KEPT:
+            views.clear()
+        shown = []
+        for meld in melds:
+            key: tuple[object, ...] = tuple(meld)
+            if declared:
+                key = (key, tuple([declared.get(tile) for tile in meld]))
+            view = views.get(key)
+            if view is None:
+                view = views[key] = meld_view(meld, declared)
+            shown.append(view)
+        return shown
 
 
 def _tentative(game: Rummikub) -> dict[str, Any] | None:
@@ -60,7 +87,7 @@ def _tentative(game: Rummikub) -> dict[str, Any] | None:
             if meld and all(tile in laid for tile in meld)
         )
     return {
-        "table": [meld_view(meld, turn.declared) for meld in turn.table],
+        "table": game.meld_views.of(turn.table, turn.declared),
         "laid": list(turn.laid),
         "initial_points": initial_points,
         "ready": problem is None,
@@ -68,14 +95,17 @@ def _tentative(game: Rummikub) -> dict[str, Any] | None:
     }
 
 
-def build_view(game: Rummikub, seat: Seat | None) -> View:
-    """Everything `seat` may know; racks other than one's own only once the round is over."""
+def public_view(game: Rummikub) -> View:
+    """What every seat may know: a view with `seat` and `rack` still None (see `seat_view`).
+
+    Racks other than one's own are in it only once the round is over (in `last_round`).
+    """
     playing = game.phase == "playing"
     last = game.results[-1] if game.results and not playing else None
     return {
         "game": game.name,
         "phase": game.phase,
-        "seat": seat,
+        "seat": None,
         "players": game.players,
         "config": dict(game.config),
         "round": game.round,
@@ -87,7 +117,7 @@ def build_view(game: Rummikub, seat: Seat | None) -> View:
         }
         if playing
         else None,
-        "rack": list(game.racks[seat]) if seat is not None and playing else None,
+        "rack": None,
         "seats": [
             {
                 "seat": other,
@@ -100,7 +130,7 @@ def build_view(game: Rummikub, seat: Seat | None) -> View:
         "pool_size": len(game.pool),
         "passes_in_row": game.passes,
         "first_draw": [list(faces) for faces in game.first_draw],
-        "table": [meld_view(meld, game.declared) for meld in game.table],
+        "table": game.meld_views.of(game.table, game.declared),
         "tentative": _tentative(game) if playing else None,
         "scores": list(game.scores),
         "rounds": [
@@ -110,6 +140,16 @@ def build_view(game: Rummikub, seat: Seat | None) -> View:
         "last_round": dict(last) if last is not None else None,
         "result": game.result(),
     }
+
+
+def seat_view(public: View, game: Rummikub, seat: Seat | None) -> View:
+    """`public` with the seat filled in and its own rack: a new top-level object per call, so
+    nothing one seat's view holds alone is ever reachable from another's."""
+    view = dict(public)
+    view["seat"] = seat
+    if seat is not None and public["phase"] == "playing":
+        view["rack"] = list(game.racks[seat])
+    return view
 
 
 def legal_templates(game: Rummikub, seat: Seat | None) -> list[Action]:
