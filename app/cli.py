@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 
 import uvicorn
 
@@ -59,5 +60,11 @@ def main(argv: list[str] | None = None) -> None:
     overrides = {key: value for key, value in (("host", args.host), ("port", args.port)) if value}
     if overrides:
         settings = settings.model_copy(update=overrides)
+    # uvicorn configures only its own loggers; the server's own (rooms recovered, the solver
+    # ready, failures) go to stderr beside them, at the same level.
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s"
+    )
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     # The lifespan applies the migrations before the first request is served.
     uvicorn.Server(uvicorn_config(settings)).run()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -14,6 +16,7 @@ from app.api.errors import install_error_handlers
 from app.api.routes import games, hints, pages, play, rooms, ws
 from app.api.routes.pages import STATIC
 from app.bots.registry import make_bot
+from app.bots.rummikub_solver import warm_up_in_background
 from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
 from app.rooms.sweeper import IdleRoomSweeper
@@ -62,7 +65,7 @@ async def open_database(url: str, settings: Settings) -> MatchStore:
         from app.storage.migrate import upgrade_to_head
 
         await upgrade_to_head(url)
-    store = open_store(url)
+    store = open_store(url, sqlite_synchronous=settings.sqlite_synchronous)
     await store.start()
     return store
 
@@ -79,11 +82,16 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         log.info("recovered %d rooms", recovered)
     sweeper = IdleRoomSweeper(directory, settings.room_idle_close_s)
     sweeper.start()
+    warming = asyncio.create_task(warm_up_in_background()) if settings.solver_warm_up else None
     thresholds = tune_garbage_collector()
     try:
         yield
     finally:
         restore_garbage_collector(thresholds)
+        if warming is not None:
+            warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await warming
         await sweeper.stop()
         await directory.close()
         await store.close()

@@ -34,6 +34,12 @@ class Settings(BaseSettings):
     )
     log_level: Literal["critical", "error", "warning", "info", "debug"] = "info"
     bot_delay_ms: int = Field(default=700, ge=0, le=60_000)
+    solver_warm_up: bool = Field(
+        default=True,
+        description="At start, compile the Rummikub solver's program in a child process "
+        "(about 35 s the first time, then loaded from numba's cache); meanwhile bots and hints "
+        "use the slower integer program",
+    )
     reconnect_grace_s: int = Field(default=60, ge=0, le=86_400)
     between_hands_s: int = Field(default=20, ge=0, le=3_600)
     room_idle_close_s: float = Field(

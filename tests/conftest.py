@@ -8,6 +8,12 @@ from typing import NoReturn
 
 import pytest
 
+# Servers started by the tests (in this process or as subprocesses, which inherit this) leave
+# the Rummikub solver to compile on first use, as the tests' own solves do: one compile per
+# process rather than a child process per server start. tests/test_solver_warm_up.py runs a
+# server with the warm-up on.
+os.environ.setdefault("MELDHALL_SOLVER_WARM_UP", "false")
+
 POSTGRES_URL = os.environ.get(
     "MELDHALL_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )

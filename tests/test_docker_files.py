@@ -129,6 +129,18 @@ def test_the_server_runs_as_a_user_that_is_not_root() -> None:
     assert words.index("USER") < words.index("CMD")
 
 
+def test_the_solver_is_compiled_into_the_image_where_the_server_user_finds_it() -> None:
+    cache = image_env()["NUMBA_CACHE_DIR"]
+    assert cache.startswith("/")
+    words = [word for word, _ in dockerfile()]
+    runs = [(i, args) for i, (word, args) in enumerate(dockerfile()) if word == "RUN"]
+    (made,) = [args for _, args in runs if "NUMBA_CACHE_DIR" in args]
+    assert "mkdir" in made
+    assert "chown meldhall" in made
+    (warm,) = [i for i, args in runs if "warm_up()" in args]
+    assert words.index("USER") < warm < words.index("CMD")
+
+
 def test_the_health_check_asks_healthz() -> None:
     (check,) = instruction("HEALTHCHECK")
     assert "/healthz" in check
@@ -162,13 +174,14 @@ def wait_for_health(port: int, process: subprocess.Popen[bytes], timeout: float 
 
 
 def image_environment(tmp_path: Path, **extra: str) -> dict[str, str]:
-    """The image's ENV, changed only to listen on loopback at a free port with scratch /data."""
+    """The image's ENV, changed only to listen on loopback at a free port with scratch folders."""
     env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
     env.update(image_env())
     env.update(
         MELDHALL_HOST="127.0.0.1",
         MELDHALL_PORT=str(free_port()),
         MELDHALL_DATA_DIR=str(tmp_path / "data"),
+        NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"),
         PATH=f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
     )
     env.update(extra)

@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 
 from app.api.routes.ws import ROOM_SOCKET_PATH, route_path
 from app.main import GC_THRESHOLDS, create_app
+from app.settings import Settings
 
 
 def test_the_collector_runs_less_often_while_serving_and_as_before_after() -> None:
@@ -27,3 +28,10 @@ def test_room_sockets_are_found_below_the_apps_mount_point_too() -> None:
     assert found is not None
     assert found["room_id"] == "q3Yd"
     assert ROOM_SOCKET_PATH.fullmatch(route_path({"path": "/ws/rooms/q3Yd/x"})) is None
+
+
+def test_the_sqlite_sync_level_setting_reaches_the_store(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    settings = Settings(data_dir=tmp_path, sqlite_synchronous="normal")
+    with TestClient(create_app(settings)) as client:
+        assert client.get("/healthz").status_code == 200
+        assert client.app.state.store.sqlite_synchronous == "normal"  # type: ignore[attr-defined]
