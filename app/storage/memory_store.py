@@ -6,10 +6,11 @@ store would give back (tuples become lists, keys become strings) and cannot alia
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
+
+import orjson
 
 from app.storage.player_stats import PlayerMatch, compute_player_stats
 from app.storage.records import (
@@ -33,7 +34,10 @@ from app.storage.records import (
 
 
 def as_json(value: Any) -> Any:
-    return json.loads(json.dumps(value))
+    """A copy with what a database's JSON column would give back (tuples become lists, int
+    keys strings); orjson does the round trip about five times faster than json, which counted
+    in the in-memory log's share of a move."""
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
 
 
 def now() -> datetime:
