@@ -242,6 +242,34 @@ def _grow(a: IntArray, size: int) -> IntArray:
     return b
 
 
+@njit(cache=True, nogil=True)
+def groups_ahead(group_best: IntArray, jokers: int) -> tuple[IntArray, IntArray]:
+    """Per number, colour step and leftovers of the colours so far: the most old groups of
+    that number still keepable whatever the later colours leave over (-1: the leftovers can
+    no longer split into groups); and per number, the most old groups kept at all.
+
+    A colour step bounds its states with these in place of "every old group of the number
+    kept", so a state that gave up an old group's tile (or any chance of groups) is pruned
+    at once rather than after the later colours of the number multiply it.
+    """
+    ahead = np.full((14, 4, 256), -1, dtype=np.int64)
+    cap = np.zeros(14, dtype=np.int64)
+    for v in range(1, 14):
+        for code in range(256):
+            best = -1
+            for k in range(min(jokers, 2) + 1):
+                best = max(best, group_best[v, code, k])
+            ahead[v, 3, code] = best
+            cap[v] = max(cap[v], best)
+        for c in range(2, -1, -1):
+            for code in range(1 << (2 * c + 2)):
+                best = -1
+                for g in range(3):
+                    best = max(best, ahead[v, c + 1, code | (g << (2 * c + 2))])
+                ahead[v, c, code] = best
+    return ahead, cap
+
+
 # One long function: the compiled hot loop over steps, states and moves, whose parts share
 # many locals (the state being expanded, the hash table, the growing arrays of the pass) that
 # calls would have to pass back and forth.
@@ -297,6 +325,7 @@ def search(
     dropped = np.int64(-1)
     new = np.zeros(SLOTS, dtype=np.int64)
     carried = np.zeros(SLOTS, dtype=np.int64)
+    kept_ahead, kept_cap = groups_ahead(group_best, total_jokers)
     for step in range(STEPS):
         v = step // STEPS_PER_NUMBER + 1
         c = step % STEPS_PER_NUMBER
@@ -505,6 +534,9 @@ def search(
                                                     left = _add_sorted(left, c, g)
                                                 else:
                                                     left |= g << (2 * c)
+                                                groups_left = kept_ahead[v, c, left]
+                                                if groups_left < 0:
+                                                    continue
                                                 new_key = (
                                                     (others & ((1 << 50) - 1))
                                                     | (new_rank << shift)
@@ -514,6 +546,8 @@ def search(
                                                 limit = (
                                                     total
                                                     + bound
+                                                    + groups_left
+                                                    - kept_cap[v]
                                                     + held_others
                                                     + old_held[new_rank]
                                                     + joker_score

@@ -11,9 +11,11 @@ import random
 from functools import cache
 from itertools import product
 
+import numpy as np
 import pytest
 
-from app.bots.rummikub_rearrange import Play, best_play
+from app.bots.rummikub_dp import group_table, groups_ahead
+from app.bots.rummikub_rearrange import Play, _static_groups, best_play
 from app.bots.rummikub_solver import POINT_WEIGHT, TILE_WEIGHT, Solution, solve
 from tests.bots.test_rummikub_solver import assert_is_a_legal_play, best_points, brute_force, kind
 
@@ -185,3 +187,52 @@ def test_the_program_matches_exhaustive_search_with_groups_of_four(seed: int) ->
             table,
             rack,
         )
+
+
+def old_groups_of_one_number(rng: random.Random) -> tuple[list[int], list[list[int]], list[int]]:
+    """Up to four old groups of one number: their colours (at most two copies of a colour
+    in all) and jokers (at most two in all)."""
+    copies = [2, 2, 2, 2]
+    jokers_left = 2
+    colours: list[list[int]] = []
+    jokers: list[int] = []
+    for _ in range(rng.randint(0, 4)):
+        wild = rng.randint(0, min(1, jokers_left))
+        available = [c for c in range(4) if copies[c]]
+        size = rng.randint(3, 4) - wild
+        if len(available) < size:
+            break
+        chosen = rng.sample(available, size)
+        for c in chosen:
+            copies[c] -= 1
+        jokers_left -= wild
+        colours.append([int(c in chosen) for c in range(4)])
+        jokers.append(wild)
+    return [5] * len(colours), colours, jokers
+
+
+@pytest.mark.parametrize("jokers", [0, 1, 2])
+def test_the_groups_bound_of_a_colour_step_is_the_best_over_the_colours_still_to_come(
+    jokers: int,
+) -> None:
+    rng = random.Random(jokers)
+    static, _splits = _static_groups(False)
+    for _ in range(60):
+        values, colours, group_jokers = old_groups_of_one_number(rng)
+        group_best = group_table(
+            static,
+            np.array(values, dtype=np.int64),
+            np.array(colours, dtype=np.int64).reshape(-1, 4),
+            np.array(group_jokers, dtype=np.int64),
+        )
+        ahead, cap = groups_ahead(group_best, jokers)
+        assert cap[5] == max(int(group_best[5, :, : jokers + 1].max()), 0)
+        for c in range(4):
+            for so_far in product(range(3), repeat=c + 1):
+                best = max(
+                    int(group_best[5, sum(n << (2 * i) for i, n in enumerate(so_far + rest)), k])
+                    for rest in product(range(3), repeat=3 - c)
+                    for k in range(min(jokers, 2) + 1)
+                )
+                code = sum(n << (2 * i) for i, n in enumerate(so_far))
+                assert ahead[5, c, code] == best, (colours, group_jokers, so_far)
