@@ -193,6 +193,7 @@ def _keep_best(
     joker_score: int,
     table_jokers: int,
     rack_jokers: int,
+    groups_lost: IntArray,  # per leftover code: old groups of the number given up
 ) -> None:
     """Mark (score -1) all but the `beam` states of highest bound (ties kept)."""
     limits = np.full(hi - lo, -1, dtype=np.int64)
@@ -207,6 +208,7 @@ def _keep_best(
             + bound
             + _held(key & ((1 << 48) - 1), old_held)
             + joker_score * (rack_jokers - max(0, u - table_jokers))
+            - groups_lost[(key >> 50) & 255]
         )
     ordered = np.sort(limits)
     cutoff = ordered[len(ordered) - beam]
@@ -617,6 +619,7 @@ def search(
                 joker_score,
                 table_jokers,
                 rack_jokers,
+                kept_cap[v] - kept_ahead[v, c] if c < 4 else np.zeros(256, dtype=np.int64),
             )
     path_actions = np.zeros(STEPS, dtype=np.int64)
     path_keys = np.zeros(STEPS + 1, dtype=np.int64)

@@ -31,7 +31,7 @@ from app.bots.rummikub_dp import (
 )
 from app.bots.rummikub_melds import JOKER, JOKER_POINTS, meld_layout, tile_type, type_points
 
-BEAM = 150  # states per step in the first, narrow pass
+BEAM = 75  # states per step in the first, narrow pass
 # A time limit becomes a cap on the states of a full pass: the program handles about five
 # million a second (bench/bench_rummikub_solver.py), less on a busy host.
 STATES_PER_SECOND = 2_000_000
