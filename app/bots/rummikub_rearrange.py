@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -29,12 +29,15 @@ from app.bots.rummikub_dp import (
     group_table,
     run_pass,
 )
-from app.bots.rummikub_melds import JOKER, JOKER_POINTS, meld_layout, tile_type, type_points
+from app.bots.rummikub_melds import JOKER, JOKER_POINTS, meld_layout, type_points
+from app.bots.rummikub_melds import tile_type as parse_tile_type
 
 BEAM = 75  # states per step in the first, narrow pass
 # A time limit becomes a cap on the states of a full pass: the program handles about five
 # million a second (bench/bench_rummikub_solver.py), less on a busy host.
 STATES_PER_SECOND = 2_000_000
+# A few hundred tile ids are read a hundred times a solve; parsing each was ~5% of a solve.
+tile_type = lru_cache(maxsize=1024)(parse_tile_type)
 GroupSplit = tuple[tuple[tuple[int, ...], int], ...]  # (colours, jokers) per group
 
 
@@ -433,6 +436,9 @@ def _replay(
     open_runs: list[list[_Open]] = [[], [], [], []]
     leftover = [0, 0, 0, 0]
     local = {c: [i for i, r in enumerate(runs) if r.colour == c] for c in range(4)}
+    starting: dict[tuple[int, int], list[int]] = {}
+    for i, r in enumerate(runs):
+        starting.setdefault((r.colour, r.start), []).append(i)
     for step in range(STEPS):
         v, c = divmod(step, STEPS_PER_NUMBER)
         v += 1
@@ -479,8 +485,7 @@ def _replay(
                 new_runs.append((c, run.units))
         reals += c3r + sr
         still += [_Open(1, [(v, i >= sr)], -1) for i in range(sr + sj)]
-        started = [i for i, r in enumerate(runs) if r.colour == c and r.start == v]
-        for k, index in enumerate(started):
+        for k, index in enumerate(starting.get((c, v), [])):
             if chosen >> k & 1:
                 reals += not (runs[index].jokers >> v & 1)
                 still.append(_Open(OLD + local[c].index(index), [], index))
