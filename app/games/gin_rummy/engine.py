@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Self
 from app.games.engine import Action, Config, IllegalAction, Seat, View
 from app.games.gin_rummy import config as variant
 from app.games.gin_rummy.cards import CARD_NAMES, DECK_SIZE, parse_cards, rank_of, suit_of
-from app.games.gin_rummy.hand import Hand, HandPhase, deal, hidden_cards, own_view, table_view
+from app.games.gin_rummy.hand import Hand, HandPhase, TableViews, deal, hidden_cards, own_view
 from app.games.gin_rummy.match_score import (
     final_result,
     side_points,
@@ -67,6 +67,12 @@ class GinRummy:
         self._match_key: tuple[Any, ...] | None = None
         self._match_part: dict[str, Any] = {}
         self._own_parts: dict[Seat, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        self._table_parts: list[TableViews] = []
+        # Every action may change the state: views built since the last one share the public
+        # view (and each seat's own table) built for the first of them.
+        self._changes = 0
+        self._public: tuple[int, View] | None = None
+        self._own_tables: dict[Seat, dict[str, Any]] = {}
 
     @classmethod
     def options(cls) -> list[dict[str, Any]]:
@@ -184,6 +190,7 @@ class GinRummy:
         return legal_actions(hand, seat, self.config)
 
     def apply(self, seat: Seat | None, action: Mapping[str, Any]) -> None:
+        self._changes += 1
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise IllegalAction("bad_action", "an action is an object with a string type")
         if self.match_phase is MatchPhase.MATCH_OVER:
@@ -246,21 +253,48 @@ class GinRummy:
         return won
 
     def view(self, seat: Seat | None) -> View:
-        """What `seat` may know. Views are read-only: parts that did not change since the last
-        call are the same objects, so building a view and diffing two of them is cheap."""
+        """What `seat` may know. Views are read-only: each is a new top-level object, but its
+        public parts are shared with other seats' views, and parts that did not change since
+        the last call are the same objects, so building views and diffing them is cheap."""
+        if self._public is None or self._public[0] != self._changes:
+            self._public = (self._changes, self._public_view())
+            self._own_tables.clear()
+        public = self._public[1]
+        view = dict(public)
+        view["seat"] = seat
         own = None if seat is None else self._hand_of(seat)
+        if own is not None and seat is not None:
+            tables = list(public["tables"])
+            tables[own.table] = self._own_table(own, public["tables"][own.table], seat)
+            view["tables"] = tables
+            view["me"] = self._own_view(own, seat)
+        return view
+
+    def _public_view(self) -> View:
+        """The spectator's view; a seat's view differs in `seat`, its own table and `me`."""
+        while len(self._table_parts) < len(self.hands):
+            self._table_parts.append(TableViews())
         view: View = {
             "game": self.name,
-            "seat": seat,
+            "seat": None,
             "players": self.players,
             "phase": self.phase,
             "hand_number": self.number,
             "to_act": self.to_act(),
         }
         view.update(self._match_view())
-        view["tables"] = [table_view(hand, seat) for hand in self.hands]
-        view["me"] = None if own is None or seat is None else self._own_view(own, seat)
+        view["tables"] = [
+            parts.public(hand) for parts, hand in zip(self._table_parts, self.hands, strict=False)
+        ]
+        view["me"] = None
         return view
+
+    def _own_table(self, hand: Hand, public: dict[str, Any], seat: Seat) -> dict[str, Any]:
+        # Built once per state, like the public view (the map is emptied when that is rebuilt).
+        table = self._own_tables.get(seat)
+        if table is None:
+            table = self._own_tables[seat] = self._table_parts[hand.table].own(hand, public, seat)
+        return table
 
     def _match_view(self) -> dict[str, Any]:
         # Scores, history and the result change only when a hand ends or the match does.

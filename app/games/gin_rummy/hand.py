@@ -159,7 +159,8 @@ def hidden_cards(hand: Hand, seat: int | None) -> set[int]:
     return hidden
 
 
-def _player_view(hand: Hand, position: int, shown: bool) -> dict[str, Any]:
+def player_view(hand: Hand, position: int, shown: bool) -> dict[str, Any]:
+    """One player of the hand: the cards only if `shown` (to themselves, or laid open)."""
     return {
         "seat": hand.seats[position],
         "card_count": len(hand.cards[position]),
@@ -168,25 +169,60 @@ def _player_view(hand: Hand, position: int, shown: bool) -> dict[str, Any]:
     }
 
 
-def table_view(hand: Hand, seat: int | None) -> dict[str, Any]:
-    """The public state of this hand, with `seat`'s own cards if it plays here."""
-    own = hand.position_of(seat)
-    laid_open = hand.outcome is not None and hand.outcome["ending"] != "draw"
-    return {
-        "table": hand.table,
-        "hand": hand.number,
-        "dealer": hand.dealer,
-        "seats": list(hand.seats),
-        "phase": hand.phase.value,
-        "turn": None if hand.phase is HandPhase.OVER else hand.seats[hand.turn],
-        "stock_count": len(hand.stock),
-        "discard_pile": [CARD_NAMES[card] for card in hand.discard],
-        "knock_limit": hand.knock_limit,
-        "players": [
-            _player_view(hand, position, laid_open or position == own) for position in (0, 1)
-        ],
-        "outcome": hand.outcome,
-    }
+def is_laid_open(hand: Hand) -> bool:
+    return hand.outcome is not None and hand.outcome["ending"] != "draw"
+
+
+class TableViews:
+    """One table's part of the views: the spectator's table (what a seat of another table sees
+    too), and a player's own table, which differs only in its own entry of `players`.
+
+    Parts are kept with the inputs they were built from and reused while those are equal, so
+    a part that did not change is the same (read-only) object in every view that shows it.
+    """
+
+    def __init__(self) -> None:
+        self._players: dict[tuple[int, bool], tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        self._pile: tuple[tuple[int, ...], list[str]] = ((), [])
+
+    def player(self, hand: Hand, position: int, shown: bool) -> dict[str, Any]:
+        cards = hand.cards[position]
+        key = (hand.number, tuple(cards) if shown else len(cards), tuple(hand.known[position]))
+        kept = self._players.get((position, shown))
+        if kept is None or kept[0] != key:
+            kept = self._players[(position, shown)] = (key, player_view(hand, position, shown))
+        return kept[1]
+
+    def public(self, hand: Hand) -> dict[str, Any]:
+        """The table as a spectator sees it."""
+        pile = tuple(hand.discard)
+        if pile != self._pile[0]:
+            self._pile = (pile, [CARD_NAMES[card] for card in pile])
+        laid_open = is_laid_open(hand)
+        return {
+            "table": hand.table,
+            "hand": hand.number,
+            "dealer": hand.dealer,
+            "seats": list(hand.seats),
+            "phase": hand.phase.value,
+            "turn": None if hand.phase is HandPhase.OVER else hand.seats[hand.turn],
+            "stock_count": len(hand.stock),
+            "discard_pile": self._pile[1],
+            "knock_limit": hand.knock_limit,
+            "players": [self.player(hand, position, laid_open) for position in (0, 1)],
+            "outcome": hand.outcome,
+        }
+
+    def own(self, hand: Hand, public: dict[str, Any], seat: int) -> dict[str, Any]:
+        """The table as its player `seat` sees it: `public` with the seat's own cards."""
+        if is_laid_open(hand):
+            return public
+        position = hand.seats.index(seat)
+        players = list(public["players"])
+        players[position] = self.player(hand, position, True)
+        table = dict(public)
+        table["players"] = players
+        return table
 
 
 def knock_deadwood_mask(mask: int, taken: int | None) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Mapping
+from itertools import combinations
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from app.games.gin_rummy import GinRummy, min_deadwood
 from app.games.gin_rummy.cards import CARD_NAMES
 from tests.games.gin_rummy.deals import greedy_action
+from tests.games.views import parts_of, shared_parts
 
 ALL_CARDS = set(CARD_NAMES)
 Log = list[tuple[int | None, dict[str, Any]]]
@@ -42,6 +44,28 @@ def assert_no_leak(match: GinRummy, seat: int | None) -> None:
         assert not set(strings_in(match.legal_actions(seat))) & hidden
     rest = {key: value for key, value in view.items() if key not in ("tables", "me")}
     assert not set(strings_in(rest)) & ALL_CARDS
+
+
+def assert_views_rebuilt_and_shared(match: GinRummy) -> None:
+    """Views kept between calls are those of the state rebuilt from scratch, and what two
+    viewers' views share shows nothing hidden from either of them."""
+    viewers = [None, *range(match.players)]
+    views = {viewer: match.view(viewer) for viewer in viewers}
+    rebuilt = GinRummy.from_json(json.loads(json.dumps(match.to_json())))
+    for viewer in viewers:
+        assert views[viewer] == rebuilt.view(viewer)
+    for first, second in combinations(viewers, 2):
+        for index in range(len(views[first]["tables"])):
+            hidden = match.hidden_at(first, index) | match.hidden_at(second, index)
+            ours, theirs = (parts_of(views[v]["tables"][index]) for v in (first, second))
+            for part in shared_parts(ours, theirs):
+                assert not set(strings_in(part)) & hidden, f"{first} and {second} share {part}"
+        for one, other in ((first, second), (second, first)):
+            me = views[one]["me"]
+            if me is not None:
+                hidden = match.hidden_at(other, me["table"])
+                for part in shared_parts(parts_of(me), parts_of(views[other])):
+                    assert not set(strings_in(part)) & hidden, f"{one} shares {part}"
 
 
 def assert_cards_accounted_for(match: GinRummy) -> None:
@@ -140,6 +164,7 @@ def play_match(
         if check_views:
             for seat in [None, *range(players)]:
                 assert_no_leak(match, seat)
+            assert_views_rebuilt_and_shared(match)
     return match, log
 
 

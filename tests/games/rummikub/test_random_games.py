@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import combinations
 from typing import Any
 
 import pytest
 
 from app.bots.rummikub_basic import BasicRummikubBot
 from app.games.rummikub import ALL_TILES, IllegalAction, Rummikub, is_valid_meld, rack_value
+from tests.games.views import parts_of, shared_parts
 
 MAX_ACTIONS = 4000
 
@@ -92,6 +94,22 @@ def check_invariants(engine: Rummikub) -> None:
         if seat is not None:
             named = strings_in(engine.legal_actions(seat)) & engine.hidden_from(seat)
             assert not named, f"legal actions of seat {seat} name hidden tiles {sorted(named)}"
+    check_views_rebuilt_and_shared(engine)
+
+
+def check_views_rebuilt_and_shared(engine: Rummikub) -> None:
+    """Views kept between calls are those of the state rebuilt from scratch, and what two
+    viewers' views share shows nothing hidden from either of them."""
+    viewers = [*range(engine.players), None]
+    views = {viewer: engine.view(viewer) for viewer in viewers}
+    rebuilt = Rummikub.from_json(engine.to_json())
+    for viewer in viewers:
+        assert views[viewer] == rebuilt.view(viewer)
+    parts = {viewer: parts_of(views[viewer]) for viewer in viewers}
+    for first, second in combinations(viewers, 2):
+        hidden = engine.hidden_from(first) | engine.hidden_from(second)
+        for part in shared_parts(parts[first], parts[second]):
+            assert not strings_in(part) & hidden, f"seats {first} and {second} share {part}"
 
 
 def check_round_scores(record: dict[str, Any], players: int) -> None:
