@@ -123,3 +123,15 @@ def test_knock_deadwood_is_the_lowest_deadwood_any_discard_but_the_taken_card_le
                 checked += 1
             match.apply(seat, match.legal_actions(seat)[0])
     assert checked > 100
+
+
+def test_changing_a_seats_own_cards_in_its_view_changes_no_other_view() -> None:
+    match = rigged(FIRST, SECOND, "H13")
+    first, second = seats(match)
+    others = {viewer: json.dumps(match.view(viewer)) for viewer in (second, None)}
+    mine = match.view(first)
+    mine["me"]["hand"].append("S1")
+    mine["tables"][0]["players"][0]["cards"].append("S1")
+    mine["tables"][0]["players"] = []
+    for viewer, before in others.items():
+        assert json.dumps(match.view(viewer)) == before

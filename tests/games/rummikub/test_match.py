@@ -310,3 +310,13 @@ def test_state_round_trips_through_json_exactly() -> None:
         each.apply(0, {"type": "draw"})
         each.apply(None, {"type": "next_round"}) if each.phase == "round_over" else None
     assert copy.to_json() == engine.to_json()
+
+
+def test_changing_a_seats_rack_in_its_view_changes_no_other_view() -> None:
+    match = Rummikub.new({}, 3, seed=4)
+    others = {viewer: json.dumps(match.view(viewer)) for viewer in (1, 2, None)}
+    mine = match.view(0)
+    mine["rack"].append("J1")
+    mine["seat"] = 1
+    for viewer, before in others.items():
+        assert json.dumps(match.view(viewer)) == before
