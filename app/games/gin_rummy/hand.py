@@ -18,7 +18,6 @@ from app.games.gin_rummy.cards import (
     CARD_POINTS,
     DECK_SIZE,
     card_points,
-    from_mask,
     names,
     rank_of,
     to_mask,
@@ -225,28 +224,41 @@ class TableViews:
         return table
 
 
+# (points, mask of the cards worth them), highest first.
+_CARDS_BY_POINTS = tuple(
+    (points, to_mask(card for card in range(DECK_SIZE) if CARD_POINTS[card] == points))
+    for points in range(10, 0, -1)
+)
+
+
 def knock_deadwood_mask(mask: int, taken: int | None) -> int:
     """The lowest deadwood left by setting aside one card (not the one just taken) of 11."""
     whole = min_deadwood_mask(mask)
     best = 1 << 30
+    keep = mask if taken is None else mask & ~(1 << taken)
     # Setting card c aside leaves at least whole - points(c), so trying the highest cards
     # first lets the search stop as soon as no remaining card could do better.
-    for card in sorted(from_mask(mask), key=CARD_POINTS.__getitem__, reverse=True):
-        if card == taken:
-            continue
-        if whole - CARD_POINTS[card] >= best:
+    for points, worth in _CARDS_BY_POINTS:
+        if whole - points >= best:
             break
-        best = min(best, min_deadwood_mask(mask & ~(1 << card)))
+        cards = keep & worth
+        while cards:
+            card = cards & -cards
+            cards ^= card
+            deadwood = min_deadwood_mask(mask ^ card)
+            if deadwood < best:
+                best = deadwood
     return best
 
 
 @lru_cache(maxsize=OWN_SUMMARY_CACHE)
-def _own_summary(mask: int, taken: int | None) -> tuple[Any, ...]:
+def _own_summary(cards: tuple[int, ...], taken: int | None) -> tuple[Any, ...]:
     """Immutable parts of the own view: cards, melds, deadwood, points, knock deadwood."""
+    mask = to_mask(cards)
     arrangement = best_arrangement_mask(mask)
-    knock = knock_deadwood_mask(mask, taken) if mask.bit_count() > HAND_SIZE else None
+    knock = knock_deadwood_mask(mask, taken) if len(cards) > HAND_SIZE else None
     return (
-        tuple(CARD_NAMES[card] for card in from_mask(mask)),
+        tuple(map(CARD_NAMES.__getitem__, cards)),
         tuple(tuple(names(meld)) for meld in arrangement.melds),
         tuple(names(arrangement.deadwood)),
         arrangement.deadwood_points,
@@ -257,7 +269,8 @@ def _own_summary(mask: int, taken: int | None) -> tuple[Any, ...]:
 def own_view(hand: Hand, seat: int) -> dict[str, Any]:
     """The seat's own cards, best arrangement and (holding 11) the lowest knock deadwood."""
     position = hand.seats.index(seat)
-    cards, melds, deadwood, points, knock = _own_summary(to_mask(hand.cards[position]), hand.taken)
+    summary = _own_summary(tuple(sorted(hand.cards[position])), hand.taken)
+    cards, melds, deadwood, points, knock = summary
     return {
         "seat": seat,
         "table": hand.table,

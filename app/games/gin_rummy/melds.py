@@ -23,7 +23,6 @@ from app.games.gin_rummy.cards import (
     names,
     rank_of,
     suit_of,
-    to_mask,
 )
 
 _RANK_POINTS = [min(rank, 10) for rank in range(1, 14)]
@@ -164,15 +163,25 @@ def _sets_of(chosen: int) -> list[tuple[int, ...]]:
 
 
 def _arrangement_with_sets(mask: int, chosen: int) -> Arrangement:
-    runs = _runs_of(mask & ~chosen)
-    melded = chosen | to_mask(card for run in runs for card in run)
-    deadwood = tuple(from_mask(mask & ~melded))
-    return Arrangement(melds=tuple(_sets_of(chosen) + runs), deadwood=deadwood)
+    rest = mask & ~chosen
+    runs = _runs_of(rest)
+    in_runs = (
+        RUN_COVER[rest & SUIT_WORD]
+        | RUN_COVER[(rest >> 13) & SUIT_WORD] << 13
+        | RUN_COVER[(rest >> 26) & SUIT_WORD] << 26
+        | RUN_COVER[rest >> 39] << 39
+    )
+    deadwood = tuple(from_mask(rest & ~in_runs))
+    melds = tuple(_sets_of(chosen) + runs) if chosen else tuple(runs)
+    return Arrangement(melds=melds, deadwood=deadwood)
 
 
 def best_arrangement_mask(mask: int) -> Arrangement:
     """One arrangement of the cards in `mask` with the minimum deadwood."""
-    chosen = min(_set_choices(mask), key=lambda sets: _deadwood_without(mask & ~sets))
+    choices = _set_choices(mask)
+    if len(choices) == 1:
+        return _arrangement_with_sets(mask, choices[0])
+    chosen = min(choices, key=lambda sets: _deadwood_without(mask & ~sets))
     return _arrangement_with_sets(mask, chosen)
 
 
