@@ -339,19 +339,20 @@ class _Problem:
 
         First the bound itself (every rack tile laid, every old meld kept), cheaply. Then a
         narrow pass (the best few states per step; four times as many if it finds nothing)
-        among plays laying every rack tile: if it finds one, only the melds kept are in doubt,
-        and one full pass above its score finds a better play or proves there is none.
-        Otherwise full passes among plays laying every rack tile, then at least one fewer,
-        and so on: the first that finds a play finds the best. A full pass over `budget`
-        states ends the search with the narrow pass's play (or the old table), unproven."""
+        among plays laying every rack tile, and failing that a wide narrow pass among all
+        plays: once one finds a play, one full pass above its score finds a better play or
+        proves there is none. If none does, full passes among plays laying every rack tile,
+        then at least one fewer, and so on: the first that finds a play finds the best. A
+        full pass over `budget` states ends the search with the narrow pass's play (or the
+        old table), unproven."""
         top = int(_trivial_bounds(self.value)[0]) + self.rack_jokers * self.joker_score
         found, _best, _dropped, actions, keys = self._pass(top, budget=budget)
         if found == 1:
             return self._replay(actions, keys)
         every_tile = int(self.value[:4].sum()) - len(self.runs)
         every_tile += self.rack_jokers * self.joker_score
-        for beam in (BEAM, 4 * BEAM):
-            narrow, floor, _dropped, narrow_actions, narrow_keys = self._pass(every_tile, beam)
+        for beam, theta in ((BEAM, every_tile), (4 * BEAM, every_tile), (4 * BEAM, 0)):
+            narrow, floor, _dropped, narrow_actions, narrow_keys = self._pass(theta, beam)
             if narrow:
                 break
         if narrow:
