@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 from app.games.engine import IllegalAction
@@ -41,8 +42,22 @@ def _invalid(reason: str) -> MeldReading:
     return MeldReading(None, reason, 0, ())
 
 
+# Readings kept by tiles and declared faces: a table's melds are read again by every check of a
+# play and every view while they stay on it, and a reading is immutable.
+READINGS_KEPT = 4096
+
+
 def read_meld(tiles: Sequence[str], declared: Mapping[str, str] | None = None) -> MeldReading:
     """Read tiles (ids like `R5a`, `J1`, or faces like `R5`, `J`) as laid into one meld."""
+    laid = tuple(tiles)
+    if not declared:
+        return _read_laid(laid, ())
+    return _read_laid(laid, tuple([(tile, declared[tile]) for tile in laid if tile in declared]))
+
+
+@lru_cache(maxsize=READINGS_KEPT)
+def _read_laid(tiles: tuple[str, ...], faces: tuple[tuple[str, str], ...]) -> MeldReading:
+    declared = dict(faces)
     naturals: list[Natural] = []
     jokers: list[int] = []
     for place, tile in enumerate(tiles):
