@@ -210,8 +210,7 @@ def _keep_best(
             + joker_score * (rack_jokers - max(0, u - table_jokers))
             - groups_lost[(key >> 50) & 255]
         )
-    ordered = np.sort(limits)
-    cutoff = ordered[len(ordered) - beam]
+    cutoff = np.partition(limits, len(limits) - beam)[len(limits) - beam]
     for index in range(lo, hi):
         if limits[index - lo] < cutoff:
             scores[index] = -1
