@@ -20,7 +20,7 @@ from app.games.rummikub.play import (
 from app.games.rummikub.scoring import score_round
 from app.games.rummikub.tiles import ALL_TILES, NUMBERED_TILES
 from app.games.rummikub.turn import TurnInProgress
-from app.games.rummikub.views import MeldViews, legal_templates, public_view, seat_view
+from app.games.rummikub.views import ViewParts, legal_templates, public_view, seat_view
 
 
 class Phase(StrEnum):
@@ -63,7 +63,7 @@ class Rummikub:
         # part, built once (read-only, like every view).
         self._changes = 0
         self._public: tuple[int, View] | None = None
-        self.meld_views = MeldViews()
+        self.view_parts = ViewParts()
 
     # -- the Engine interface -------------------------------------------------------------
 

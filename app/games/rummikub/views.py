@@ -12,8 +12,8 @@ declared {id: face}, valid and reason.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.games.engine import Action, IllegalAction, Seat, View
 from app.games.rummikub.melds import read_meld
@@ -22,6 +22,8 @@ from app.games.rummikub.tiles import is_joker
 if TYPE_CHECKING:
     from app.games.rummikub.engine import Rummikub
 
+
+Part = TypeVar("Part")
 
 # Meld views a match keeps before it forgets them all (a table holds a few dozen melds).
 MELD_VIEWS_KEPT = 512
@@ -46,12 +48,22 @@ def meld_view(meld: Sequence[str], declared: Mapping[str, str]) -> dict[str, Any
     }
 
 
-class MeldViews:
-    """Meld views kept by what they show: an unchanged meld is the same (read-only) object in
-    every view, so views are cheap to build and the differ skips the meld by identity."""
+class ViewParts:
+    """Parts of views kept with what they were built from: an unchanged part (a meld, the
+    seats, the config) is the same read-only object in every view, so views are cheap to
+    build and the differ skips the part by identity."""
 
     def __init__(self) -> None:
         self._views: dict[tuple[object, ...], dict[str, Any]] = {}
+        self._kept: dict[str, tuple[object, Any]] = {}
+
+    def kept(self, name: str, key: object, build: Callable[[], Part]) -> Part:
+        """The part called `name` as last built, or built anew if `key` changed."""
+        entry = self._kept.get(name)
+        if entry is None or entry[0] != key:
+            entry = self._kept[name] = (key, build())
+        part: Part = entry[1]
+        return part
 
     def of(self, melds: Sequence[Sequence[str]], declared: Mapping[str, str]) -> list[Any]:
         views = self._views
@@ -87,7 +99,7 @@ def _tentative(game: Rummikub) -> dict[str, Any] | None:
             if meld and all(tile in laid for tile in meld)
         )
     return {
-        "table": game.meld_views.of(turn.table, turn.declared),
+        "table": game.view_parts.of(turn.table, turn.declared),
         "laid": list(turn.laid),
         "initial_points": initial_points,
         "ready": problem is None,
@@ -102,44 +114,57 @@ def public_view(game: Rummikub) -> View:
     """
     playing = game.phase == "playing"
     last = game.results[-1] if game.results and not playing else None
+    parts = game.view_parts
+    seats = tuple(zip(map(len, game.racks), game.melded, game.scores, strict=True))
     return {
         "game": game.name,
         "phase": game.phase,
         "seat": None,
         "players": game.players,
-        "config": dict(game.config),
+        "config": parts.kept("config", None, lambda: dict(game.config)),
         "round": game.round,
-        "to_act": game.to_act(),
-        "turn": {
-            "seat": game.current,
-            "number": game.turn_number,
-            "timer_s": game.config["turn_timer_s"],
-        }
-        if playing
-        else None,
+        "to_act": parts.kept("to_act", game.current if playing else None, game.to_act),
+        "turn": parts.kept(
+            "turn",
+            (game.current, game.turn_number) if playing else None,
+            lambda: _turn(game) if playing else None,
+        ),
         "rack": None,
-        "seats": [
-            {
-                "seat": other,
-                "rack_size": len(rack),
-                "initial_meld_done": game.melded[other],
-                "score": game.scores[other],
-            }
-            for other, rack in enumerate(game.racks)
-        ],
+        "seats": parts.kept("seats", seats, lambda: _seats(seats)),
         "pool_size": len(game.pool),
         "passes_in_row": game.passes,
-        "first_draw": [list(faces) for faces in game.first_draw],
-        "table": game.meld_views.of(game.table, game.declared),
+        "first_draw": parts.kept(
+            "first_draw", game.round, lambda: [list(faces) for faces in game.first_draw]
+        ),
+        "table": parts.of(game.table, game.declared),
         "tentative": _tentative(game) if playing else None,
-        "scores": list(game.scores),
-        "rounds": [
-            {key: record[key] for key in ("round", "winner", "reason", "points", "totals")}
-            for record in game.results
-        ],
+        "scores": parts.kept("scores", seats, lambda: list(game.scores)),
+        "rounds": parts.kept("rounds", len(game.results), lambda: _rounds(game)),
         "last_round": dict(last) if last is not None else None,
         "result": game.result(),
     }
+
+
+def _turn(game: Rummikub) -> dict[str, Any]:
+    return {
+        "seat": game.current,
+        "number": game.turn_number,
+        "timer_s": game.config["turn_timer_s"],
+    }
+
+
+def _seats(seats: tuple[tuple[int, bool, int], ...]) -> list[dict[str, Any]]:
+    return [
+        {"seat": seat, "rack_size": size, "initial_meld_done": melded, "score": score}
+        for seat, (size, melded, score) in enumerate(seats)
+    ]
+
+
+def _rounds(game: Rummikub) -> list[dict[str, Any]]:
+    return [
+        {key: record[key] for key in ("round", "winner", "reason", "points", "totals")}
+        for record in game.results
+    ]
 
 
 def seat_view(public: View, game: Rummikub, seat: Seat | None) -> View:
