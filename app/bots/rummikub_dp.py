@@ -244,30 +244,32 @@ def _grow(a: IntArray, size: int) -> IntArray:
 
 
 @njit(cache=True, nogil=True)
-def groups_ahead(group_best: IntArray, jokers: int) -> tuple[IntArray, IntArray]:
-    """Per number, colour step and leftovers of the colours so far: the most old groups of
-    that number still keepable whatever the later colours leave over (-1: the leftovers can
-    no longer split into groups); and per number, the most old groups kept at all.
+def groups_ahead(group_best: IntArray) -> tuple[IntArray, IntArray]:
+    """Per number, colour step, leftovers of the colours so far and jokers still free (0-2):
+    the most old groups of that number still keepable whatever the later colours leave over
+    (-1: the leftovers can no longer split into groups); and per number, the most old groups
+    kept at all.
 
     A colour step bounds its states with these in place of "every old group of the number
     kept", so a state that gave up an old group's tile (or any chance of groups) is pruned
     at once rather than after the later colours of the number multiply it.
     """
-    ahead = np.full((14, 4, 256), -1, dtype=np.int64)
+    ahead = np.full((14, 4, 256, 3), -1, dtype=np.int64)
     cap = np.zeros(14, dtype=np.int64)
     for v in range(1, 14):
         for code in range(256):
             best = -1
-            for k in range(min(jokers, 2) + 1):
+            for k in range(3):
                 best = max(best, group_best[v, code, k])
-            ahead[v, 3, code] = best
+                ahead[v, 3, code, k] = best
             cap[v] = max(cap[v], best)
         for c in range(2, -1, -1):
             for code in range(1 << (2 * c + 2)):
-                best = -1
-                for g in range(3):
-                    best = max(best, ahead[v, c + 1, code | (g << (2 * c + 2))])
-                ahead[v, c, code] = best
+                for k in range(3):
+                    best = -1
+                    for g in range(3):
+                        best = max(best, ahead[v, c + 1, code | (g << (2 * c + 2)), k])
+                    ahead[v, c, code, k] = best
     return ahead, cap
 
 
@@ -326,7 +328,7 @@ def search(
     dropped = np.int64(-1)
     new = np.zeros(SLOTS, dtype=np.int64)
     carried = np.zeros(SLOTS, dtype=np.int64)
-    kept_ahead, kept_cap = groups_ahead(group_best, total_jokers)
+    kept_ahead, kept_cap = groups_ahead(group_best)
     for step in range(STEPS):
         v = step // STEPS_PER_NUMBER + 1
         c = step % STEPS_PER_NUMBER
@@ -535,7 +537,9 @@ def search(
                                                     left = _add_sorted(left, c, g)
                                                 else:
                                                     left |= g << (2 * c)
-                                                groups_left = kept_ahead[v, c, left]
+                                                groups_left = kept_ahead[
+                                                    v, c, left, min(2, total_jokers - u)
+                                                ]
                                                 if groups_left < 0:
                                                     continue
                                                 new_key = (
@@ -618,7 +622,9 @@ def search(
                 joker_score,
                 table_jokers,
                 rack_jokers,
-                kept_cap[v] - kept_ahead[v, c] if c < 4 else np.zeros(256, dtype=np.int64),
+                kept_cap[v] - kept_ahead[v, c, :, min(2, total_jokers)]
+                if c < 4
+                else np.zeros(256, dtype=np.int64),
             )
     path_actions = np.zeros(STEPS, dtype=np.int64)
     path_keys = np.zeros(STEPS + 1, dtype=np.int64)
