@@ -17,10 +17,11 @@ whole take the others (four units at most per tile type: two copies and two joke
 The score is lexicographic in one integer: rack tiles placed, then their points (joker 30),
 then old melds kept. A pass drops every state whose score plus an upper bound on what is
 still to come is below a threshold (within a number the bound counts only the old groups of
-that number the leftovers so far can still keep, see `groups_ahead`), and every state that another state of the same step
-dominates (`_drop_dominated`); it is exact when the optimum is at or above the threshold. A
-narrow pass instead keeps only the states of highest bound at each step (`beam`), which finds
-a good play fast but proves nothing. `rummikub_rearrange` drives the passes.
+that number the leftovers so far can still keep, see `groups_ahead`), and every state that
+another state of the same step dominates (`_drop_dominated`); it is exact when the optimum
+is at or above the threshold. A narrow pass instead keeps only the states of highest bound
+at each step (`beam`), which finds a good play fast but proves nothing. `rummikub_rearrange`
+drives the passes.
 
 When `attach` is set, jokers score nothing and stand only where a meld needs them: a joker
 may not end a free run of three or more (such a run carries label 4 until a real tile follows)
