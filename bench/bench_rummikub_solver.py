@@ -14,12 +14,16 @@ decision times.
 Figures after the initial meld (300 states, 2 shared cores):
 - integer program over the meld catalogue (HiGHS, with an exact-cover start), load about
   3.5: median 305 ms, p90 921 ms, max 5087 ms;
-- dynamic program over the numbers (rummikub_dp, numba), load about 2.4, three runs: wall
-  median 11.3-13.8 ms, p90 32-39 ms, max 128-149 ms; CPU median 11-12 ms, p90 32-35 ms, max
-  126-132 ms. The target (median 3 ms, max 50 ms) is not met. A median solve is about 4 ms
-  of narrow pass (the play), 5-6 ms of full pass (the proof) and 1 ms of Python.
-  Smaller states, CPU: `--table 30 --rack 10` median 2 ms, p90 4 ms, max 13 ms;
-  `--table 50 --rack 15` median 5 ms, p90 22 ms, max 139 ms.
+- dynamic program over the numbers (rummikub_dp, numba), before the bound on old groups
+  within a number, load about 2.3: CPU median 11.7 ms, p90 34 ms, max 136 ms;
+- with it (and the narrow pass ranked by it, 75 states a step), load 1.7-5.5, six runs:
+  CPU median 4.9-6.4 ms, p90 13-17 ms, max 39-59 ms; wall median 5.2-7.9 ms, p90 14-25 ms,
+  max 46-115 ms (wall swings with the others' load). The target (median 3 ms, max 50 ms)
+  is not met. A median solve is about 2.2 ms of narrow pass (the play), 2.3 ms of full pass
+  (the proof, ~12k states) and 0.8 ms of Python.
+  Smaller states, CPU, before -> after: `--table 30 --rack 10` median 1.6 -> 1.0-1.1 ms,
+  p90 3.8 -> 2.0-2.3 ms, max 8.6 -> 4.3-5.1 ms; `--table 50 --rack 15` median 3.7 ->
+  2.9-3.3 ms, p90 17 -> 10.5-12 ms, max 98 -> 46-52 ms.
 Before the initial meld (`--initial`, still the integer program, unchanged): median 1.5 ms
 on a quiet host; 3-10 ms wall, 2.5-3.5 ms CPU at load average 4-5.
 First use of the dynamic program in a process: about 35 s to compile on a cold cache,

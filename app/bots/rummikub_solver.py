@@ -24,8 +24,9 @@ objective; each distinct old meld also gets its own column, worth a small bonus,
 keeping it whole is counted. An exact-cover search (`rummikub_cover`) gives it a start.
 
 Speed (bench/bench_rummikub_solver.py, 300 seeded states of ~71 table and 30 rack tiles, on
-a shared 2-core host): median 11-14 ms, p90 32-39 ms, max 128-149 ms after the initial meld
-(the integer program needed 305 / 921 / 5087 ms there); before it, 1.5 ms on a quiet host.
+a shared 2-core host, CPU time): median 4.9-6.4 ms, p90 13-17 ms, max 39-59 ms after the
+initial meld (the integer program needed 305 / 921 / 5087 ms there); before it, 1.5 ms on a
+quiet host.
 With `time_limit_s` the program caps its proof at about that much work (see
 `rummikub_rearrange.STATES_PER_SECOND`) and may answer its first play unproven.
 """
