@@ -10,6 +10,11 @@ Moves are chosen from the seat's own document outside the timing: Gin Rummy knoc
 allowed and otherwise plays at random; Rummikub uses the baseline bot. Deals between hands run
 on the room's timer, outside the timing too. Figures are process CPU time (time.process_time),
 so other load on the machine changes them little: the median over repeats of the mean per move.
+
+Figures (2 cores at load 2-3, medians of 7 runs, old and new tree run alternately):
+  before shared views    Gin 91-116 us, Rummikub 243-249 us (with a spectator: 111-113 / 328-353)
+  after                  Gin 81-84 us,  Rummikub 80-94 us   (with a spectator: 93-95 / 95)
+Same messages byte for byte (as JSON) before and after on seeded runs.
 """
 
 from __future__ import annotations
