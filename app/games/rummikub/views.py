@@ -25,9 +25,6 @@ if TYPE_CHECKING:
 
 Part = TypeVar("Part")
 
-# Meld views a match keeps before it forgets them all (a table holds a few dozen melds).
-MELD_VIEWS_KEPT = 512
-
 
 def meld_view(meld: Sequence[str], declared: Mapping[str, str]) -> dict[str, Any]:
     """A meld as shown: its tiles, kind, value, each joker's meaning, and why it is invalid."""
@@ -54,8 +51,15 @@ class ViewParts:
     build and the differ skips the part by identity."""
 
     def __init__(self) -> None:
+        # Meld views of the state being shown, and of the one before (to reuse from): a room
+        # keeps only the melds on its tables, not every meld a turn in progress passed through.
         self._views: dict[tuple[object, ...], dict[str, Any]] = {}
+        self._before: dict[tuple[object, ...], dict[str, Any]] = {}
         self._kept: dict[str, tuple[object, Any]] = {}
+
+    def next_state(self) -> None:
+        """Start the views of a new state: melds not shown since the last one are dropped."""
+        self._before, self._views = self._views, {}
 
     def kept(self, name: str, key: object, build: Callable[[], Part]) -> Part:
         """The part called `name` as last built, or built anew if `key` changed."""
@@ -66,17 +70,16 @@ class ViewParts:
         return part
 
     def of(self, melds: Sequence[Sequence[str]], declared: Mapping[str, str]) -> list[Any]:
-        views = self._views
-        if len(views) > MELD_VIEWS_KEPT:
-            views.clear()
+        views, before = self._views, self._before
         shown = []
         for meld in melds:
             key: tuple[object, ...] = tuple(meld)
             if declared:
                 key = (key, tuple([declared.get(tile) for tile in meld]))
-            view = views.get(key)
+            view = views.get(key) or before.get(key)
             if view is None:
-                view = views[key] = meld_view(meld, declared)
+                view = meld_view(meld, declared)
+            views[key] = view
             shown.append(view)
         return shown
 
@@ -115,6 +118,7 @@ def public_view(game: Rummikub) -> View:
     playing = game.phase == "playing"
     last = game.results[-1] if game.results and not playing else None
     parts = game.view_parts
+    parts.next_state()
     seats = tuple(zip(map(len, game.racks), game.melded, game.scores, strict=True))
     return {
         "game": game.name,
