@@ -81,12 +81,16 @@ def mid_game_state(rng: random.Random, table_size: int, rack_size: int):
     return table, rest[:rack_size]
 
 
-def play_round(level: str, seed: int, times: list[float]) -> bool:
-    """One seeded two-player round, solver bot against the baseline; True if the solver wins."""
+def play_round(level: str, seed: int, times: list[float], against: str = "baseline") -> bool:
+    """One seeded two-player round, a solver bot against the baseline (or another solver
+    level); True if the first wins."""
     solver_seat = seed % 2
     bots: list[Any] = [None, None]
     bots[solver_seat] = SolverRummikubBot(seed, level)  # type: ignore[arg-type]
-    bots[1 - solver_seat] = BasicRummikubBot(seed)
+    if against == "baseline":
+        bots[1 - solver_seat] = BasicRummikubBot(seed)
+    else:
+        bots[1 - solver_seat] = SolverRummikubBot(seed + 1, against)  # type: ignore[arg-type]
     game = Rummikub.new({}, 2, seed=seed)
     for _ in range(5_000):
         seats = game.to_act()
@@ -104,13 +108,13 @@ def play_round(level: str, seed: int, times: list[float]) -> bool:
 
 
 def bot_games(games: int, seed: int) -> None:
-    for level in ("hard", "normal"):
+    for level, against in (("hard", "baseline"), ("normal", "baseline"), ("hard", "normal")):
         times: list[float] = []
-        wins = sum(play_round(level, seed + i, times) for i in range(games))
+        wins = sum(play_round(level, seed + i, times, against) for i in range(games))
         low, high = wilson(wins, games)
         times.sort()
         print(
-            f"{level} vs baseline: {wins}/{games} rounds won, rate {wins / games:.3f} "
+            f"{level} vs {against}: {wins}/{games} rounds won, rate {wins / games:.3f} "
             f"(95% CI {low:.3f}-{high:.3f}); decision ms median "
             f"{statistics.median(times) * 1000:.1f} max {times[-1] * 1000:.0f}",
             flush=True,

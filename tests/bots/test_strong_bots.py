@@ -176,10 +176,26 @@ def test_the_hard_rummikub_bot_rearranges_the_table_to_go_out() -> None:
     assert sorted(check_play(table, action["table"], ["K4a", "B4a"], True)) == ["B4a", "K4a"]
 
 
-def test_the_normal_rummikub_bot_leaves_the_table_alone() -> None:
+def test_the_normal_rummikub_bot_sees_the_rearrangement_only_on_some_turns() -> None:
     table = [[f"R{n}a" for n in range(1, 8)]]
     view = rummikub_view(["K4a", "B4a"], table, melded=True)
-    assert SolverRummikubBot(0, "normal").choose(view, RUMMIKUB_LEGAL) == {"type": "draw"}
+    actions = [SolverRummikubBot(seed, "normal").choose(view, RUMMIKUB_LEGAL) for seed in range(60)]
+    played = [action for action in actions if action["type"] == "play"]
+    assert 0 < len(played) < len(actions)
+    for action in played:
+        assert sorted(check_play(table, action["table"], ["K4a", "B4a"], True)) == ["B4a", "K4a"]
+
+
+def test_the_normal_rummikub_bot_leaves_the_melds_it_does_not_look_at_whole() -> None:
+    table = [["R1a", "R2a", "R3a"], ["B5a", "B6a", "B7a"], ["K9a", "Y9a", "R9a"]]
+    rack = ["R4a", "B8a", "B9a"]
+    for seed in range(40):
+        bot = SolverRummikubBot(seed, "normal")
+        solution = bot.best_play(rummikub_view(rack, table, melded=True))
+        changed = [meld for meld in table if meld not in solution.table]
+        # Each laid tile changes at most the one meld it joins; nothing else moves.
+        assert len(changed) <= len(solution.placed)
+        assert solution.kept == len(table) - len(changed)
 
 
 def test_the_hard_rummikub_bot_holds_its_joker_when_it_can_play_without_it() -> None:
