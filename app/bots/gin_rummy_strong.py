@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from app.bots.gin_rummy_memory import HandMemory, SeatMemory, TableSight, neighbours
 from app.games.gin_rummy.cards import CARD_INDEX, CARD_POINTS, SUIT_BITS
+from app.games.gin_rummy.hand import knock_deadwood_mask
 from app.games.gin_rummy.melds import best_arrangement_mask, min_deadwood_mask
 
 View = dict[str, Any]
@@ -45,17 +46,9 @@ OVER_LIMIT = 10.0
 _ENDINGS = ("big_gin", "gin")
 
 
-def _best_ten(mask: int, keep: int = 0) -> int:
-    """The least deadwood of `mask` less one card (never a card in `keep`)."""
-    best = 1 << 30
-    rest = mask & ~keep
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        deadwood = min_deadwood_mask(mask ^ low)
-        if deadwood < best:
-            best = deadwood
-    return best
+def _best_ten(mask: int, keep: int | None = None) -> int:
+    """The least deadwood of `mask` less one card (never the card `keep`)."""
+    return knock_deadwood_mask(mask, keep)
 
 
 def _cost(knock_limit: int) -> Callable[[int], float]:
@@ -167,7 +160,7 @@ class StrongGinBot:
     def _should_take(self, memory: HandMemory, sight: TableSight, hand: int) -> bool:
         top = sight.pile[-1]
         cost = _cost(sight.knock_limit)
-        with_top = cost(_best_ten(hand | 1 << top, keep=1 << top))
+        with_top = cost(_best_ten(hand | 1 << top, keep=top))
         unseen = memory.unseen(sight)
         odds = memory.stock_odds(sight, unseen)
         from_stock = sum(
