@@ -21,13 +21,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import random
 import secrets
 import sys
-import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +37,7 @@ from app.rooms.room import Room, RoomTimings
 from app.rooms.tokens import hash_token
 from app.storage.sql_store import SqlMatchStore
 from app.storage.store import open_store
-from bench.bench_storage import drop_postgres, fresh_store_urls
+from bench.bench_storage import add_store_arguments, sweep_stores
 
 TIMINGS = RoomTimings(bot_delay_s=0, reconnect_grace_s=3600, between_hands_s=0)
 
@@ -126,53 +123,31 @@ def percentile(values: list[float], share: float) -> float:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rooms", type=int, default=50)
-    parser.add_argument("--actions", type=int, default=150, help="actions per room")
-    parser.add_argument("--think-ms", type=float, default=0.0, help="pause before each action")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per store; median shown")
-    parser.add_argument(
-        "--sqlite-synchronous", nargs="+", choices=["full", "normal"], default=["full"],
-        help="the SQLite log writer's sync levels to run (MELDHALL_SQLITE_SYNCHRONOUS)",
-    )  # fmt: skip
+    add_store_arguments(parser, actions=150)
     args = parser.parse_args()
     print(f"{args.rooms} Gin Rummy rooms x {args.actions} actions, think {args.think_ms} ms, "
           f"median of {args.repeat} runs")  # fmt: skip
     think_s = args.think_ms / 1000
-    baseline: float | None = None
+    baseline: list[float] = []
 
-    async def median_run(
-        name: str, new_url: Callable[[], Awaitable[str | None]], synchronous: str = "full"
-    ) -> None:
-        nonlocal baseline
-        runs = []
-        for _ in range(args.repeat):
-            url = await new_url()
-            if url is None:
-                raise LookupError(name)
-            try:
-                runs.append(await run(url, args.rooms, args.actions, think_s, synchronous))
-            finally:
-                if url.startswith("postgresql"):
-                    await drop_postgres(url)
-        median = sorted(runs, key=lambda r: r.per_second)[len(runs) // 2]
-        baseline = baseline or median.per_second
+    async def run_once(name: str, url: str, level: str) -> Figures:
+        return await run(url, args.rooms, args.actions, think_s, level)
+
+    def report(name: str, median: Figures) -> None:
+        if not baseline:
+            baseline.append(median.per_second)
         batch = "" if median.batch_mean is None else f"  {median.batch_mean:5.1f} per commit"
         print(
             f"{name:<13} {median.per_second:>8.0f} actions/s"
             f"  p50 {percentile(median.latencies_ms, 0.5):7.2f} ms"
             f"  p99 {percentile(median.latencies_ms, 0.99):7.2f} ms"
             f"  CPU {median.cpu_us_per_action:5.0f} us/action{batch}"
-            f"  {median.per_second / baseline:6.1%} of memory"
+            f"  {median.per_second / baseline[0]:6.1%} of memory"
         )
 
-    with tempfile.TemporaryDirectory() as folder:
-        memory_url, sqlite_url, postgres_url = fresh_store_urls(Path(folder))
-        await median_run("memory", memory_url)
-        for level in args.sqlite_synchronous:
-            name = "sqlite" if args.sqlite_synchronous == ["full"] else f"sqlite/{level}"
-            await median_run(name, sqlite_url, level)
-        with contextlib.suppress(LookupError):  # PostgreSQL unreachable: noted above
-            await median_run("postgres", postgres_url)
+    await sweep_stores(
+        args.repeat, args.sqlite_synchronous, run_once, lambda f: f.per_second, report
+    )
 
 
 if __name__ == "__main__":

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import random
 import sys
@@ -46,6 +45,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -106,6 +106,52 @@ def fresh_store_urls(folder: Path) -> tuple[NewUrl, NewUrl, NewUrl]:
         return url
 
     return memory_url, sqlite_url, postgres_url
+
+
+def add_store_arguments(parser: argparse.ArgumentParser, actions: int) -> None:
+    """The options both storage benches take: load shape, repeats, SQLite sync levels."""
+    parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument("--actions", type=int, default=actions, help="actions per room")
+    parser.add_argument("--think-ms", type=float, default=0.0, help="pause before each action")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per store; the median is shown")
+    parser.add_argument(
+        "--sqlite-synchronous", nargs="+", choices=["full", "normal"], default=["full"],
+        help="the SQLite log writer's sync levels to run (MELDHALL_SQLITE_SYNCHRONOUS)",
+    )  # fmt: skip
+
+
+F = TypeVar("F")
+
+
+async def sweep_stores(
+    repeat: int,
+    levels: list[str],
+    run_once: Callable[[str, str, str], Awaitable[F]],
+    per_second: Callable[[F], float],
+    report: Callable[[str, F], None],
+) -> None:
+    """Memory, SQLite at each sync level, then PostgreSQL (when reachable): `repeat` runs of
+    `run_once(name, url, level)`, each on a fresh migrated store, and `report` of the median
+    run by rate."""
+    with tempfile.TemporaryDirectory() as folder:
+        memory_url, sqlite_url, postgres_url = fresh_store_urls(Path(folder))
+        stores: list[tuple[str, NewUrl, str]] = [("memory", memory_url, "full")]
+        for level in levels:
+            name = "sqlite" if levels == ["full"] else f"sqlite/{level}"
+            stores.append((name, sqlite_url, level))
+        stores.append(("postgres", postgres_url, "full"))
+        for name, new_url, level in stores:
+            runs = []
+            for _ in range(repeat):
+                url = await new_url()
+                if url is None:  # PostgreSQL unreachable: fresh_postgres said so
+                    return
+                try:
+                    runs.append(await run_once(name, url, level))
+                finally:
+                    if url.startswith("postgresql"):
+                        await drop_postgres(url)
+            report(name, sorted(runs, key=per_second)[len(runs) // 2])
 
 
 async def room(store: MatchStore, match_id: str, actions: int, think_s: float) -> list[float]:
@@ -192,43 +238,24 @@ def report(figures: Figures, baseline: Figures | None) -> None:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rooms", type=int, default=50)
-    parser.add_argument("--actions", type=int, default=200, help="actions per room")
-    parser.add_argument("--think-ms", type=float, default=0.0, help="pause before each action")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per store; the median is shown")
-    parser.add_argument(
-        "--sqlite-synchronous", nargs="+", choices=["full", "normal"], default=["full"],
-        help="the SQLite log writer's sync levels to run (MELDHALL_SQLITE_SYNCHRONOUS)",
-    )  # fmt: skip
+    add_store_arguments(parser, actions=200)
     args = parser.parse_args()
     think_s = args.think_ms / 1000
     print(f"{args.rooms} rooms x {args.actions} actions, think {args.think_ms} ms, "
           f"median of {args.repeat} runs")  # fmt: skip
+    baseline: list[Figures] = []
 
-    async def median_run(
-        name: str, new_url: Callable[[], Awaitable[str | None]], synchronous: str = "full"
-    ) -> Figures:
-        runs = []
-        for _ in range(args.repeat):
-            url = await new_url()
-            if url is None:
-                raise LookupError(name)
-            try:
-                runs.append(await run(name, url, args.rooms, args.actions, think_s, synchronous))
-            finally:
-                if url.startswith("postgresql"):
-                    await drop_postgres(url)
-        return sorted(runs, key=lambda f: f.per_second)[len(runs) // 2]
+    async def run_once(name: str, url: str, level: str) -> Figures:
+        return await run(name, url, args.rooms, args.actions, think_s, level)
 
-    with tempfile.TemporaryDirectory() as folder:
-        memory_url, sqlite_url, postgres_url = fresh_store_urls(Path(folder))
-        baseline = await median_run("memory", memory_url)
-        report(baseline, None)
-        for level in args.sqlite_synchronous:
-            name = "sqlite" if args.sqlite_synchronous == ["full"] else f"sqlite/{level}"
-            report(await median_run(name, sqlite_url, level), baseline)
-        with contextlib.suppress(LookupError):  # PostgreSQL unreachable: noted above
-            report(await median_run("postgres", postgres_url), baseline)
+    def report_median(name: str, figures: Figures) -> None:
+        report(figures, baseline[0] if baseline else None)
+        if not baseline:
+            baseline.append(figures)
+
+    await sweep_stores(
+        args.repeat, args.sqlite_synchronous, run_once, lambda f: f.per_second, report_median
+    )
 
 
 if __name__ == "__main__":
