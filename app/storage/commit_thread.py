@@ -26,14 +26,10 @@ import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from app.storage.group_commit import MAX_BATCH
+from app.storage.group_commit import MAX_BATCH, Outcomes, Pending, resolve_batch
 from app.storage.records import StoreError
 
 T = TypeVar("T")
-
-_Pending = tuple[T, "asyncio.Future[None]"]
-# None for a batch that committed whole, else one outcome per write (None when it committed).
-_Outcomes = list[BaseException | None] | None
 
 
 class CommitThread(Generic[T]):
@@ -51,7 +47,7 @@ class CommitThread(Generic[T]):
         self._on_exit = on_exit
         self._max_batch = max_batch
         self._name = name
-        self._queue: queue.SimpleQueue[_Pending[T] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Pending[T] | None] = queue.SimpleQueue()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stopped: asyncio.Future[None] | None = None
@@ -102,14 +98,14 @@ class CommitThread(Generic[T]):
                         stop = True
                         break
                     batch.append(pending)
-                self._call_loop(self._resolve, batch, self._commit(batch))
+                self._call_loop(resolve_batch, batch, self._commit(batch))
         finally:
             try:
                 self._on_exit()
             finally:
                 self._call_loop(self._finish)
 
-    def _commit(self, batch: list[_Pending[T]]) -> _Outcomes:
+    def _commit(self, batch: list[Pending[T]]) -> Outcomes:
         self.batches += 1
         self.items += len(batch)
         try:
@@ -130,17 +126,6 @@ class CommitThread(Generic[T]):
         # A loop already closed has no caller left to tell.
         with contextlib.suppress(RuntimeError):
             self._loop.call_soon_threadsafe(callback, *args)
-
-    @staticmethod
-    def _resolve(batch: list[_Pending[T]], outcomes: _Outcomes) -> None:
-        for position, (_, future) in enumerate(batch):
-            if future.done():  # its caller was cancelled; the write stands all the same
-                continue
-            error = None if outcomes is None else outcomes[position]
-            if error is None:
-                future.set_result(None)
-            else:
-                future.set_exception(error)
 
     def _finish(self) -> None:
         assert self._stopped is not None

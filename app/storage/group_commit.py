@@ -25,6 +25,11 @@ T = TypeVar("T")
 MAX_BATCH = 1000
 
 
+Pending = tuple[T, "asyncio.Future[None]"]
+# None for a batch that committed whole, else one outcome per write (None when it committed).
+Outcomes = list[BaseException | None] | None
+
+
 class GroupCommitWriter(Generic[T]):
     def __init__(
         self,
@@ -35,7 +40,7 @@ class GroupCommitWriter(Generic[T]):
         self._commit_batch = commit_batch
         self._commit_one = commit_one
         self._max_batch = max_batch
-        self._pending: list[tuple[T, asyncio.Future[None]]] = []
+        self._pending: list[Pending[T]] = []
         self._wakeup: asyncio.Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = False
@@ -77,26 +82,31 @@ class GroupCommitWriter(Generic[T]):
             del self._pending[: self._max_batch]
             await self._commit(batch)
 
-    async def _commit(self, batch: list[tuple[T, asyncio.Future[None]]]) -> None:
+    async def _commit(self, batch: list[Pending[T]]) -> None:
         self.batches += 1
         self.items += len(batch)
         try:
             await self._commit_batch([item for item, _ in batch])
         except Exception:
-            await self._commit_each(batch)
-            return
-        for _, future in batch:
-            # A done future's caller was cancelled; its write stands all the same.
-            if not future.done():
-                future.set_result(None)
+            resolve_batch(batch, [await self._commit_alone(item) for item, _ in batch])
+        else:
+            resolve_batch(batch, None)
 
-    async def _commit_each(self, batch: list[tuple[T, asyncio.Future[None]]]) -> None:
-        for item, future in batch:
-            try:
-                await self._commit_one(item)
-            except Exception as error:
-                if not future.done():
-                    future.set_exception(error)
-            else:
-                if not future.done():
-                    future.set_result(None)
+    async def _commit_alone(self, item: T) -> BaseException | None:
+        try:
+            await self._commit_one(item)
+        except Exception as error:
+            return error
+        return None
+
+
+def resolve_batch(batch: list[Pending[T]], outcomes: Outcomes) -> None:
+    """Tell each caller of a batch how its write went (both writers, after each commit)."""
+    for position, (_, future) in enumerate(batch):
+        if future.done():  # its caller was cancelled; the write stands all the same
+            continue
+        error = None if outcomes is None else outcomes[position]
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
