@@ -52,11 +52,12 @@ View (`view(seat)`): game, seat, players, phase, config, hand_number, to_act, si
 (hand points per seat), side_scores, hands_won, history (per hand: hand, table, dealer, ending,
 knocker, winner, points), tables, me, result. Each table: table, hand, dealer, seats [first
 player, second], phase, turn, stock_count, discard_pile (bottom first), knock_limit, players
-[{seat, card_count, taken_from_discard, cards (own, or everyone's once a knock lays them
-open; else null)}], outcome (the hand record below, once over). `me` (a seat playing the
-current hand): seat, table, hand, arrangement {melds, deadwood, deadwood_points},
-knock_deadwood (holding 11 cards: the lowest deadwood any allowed knock card leaves),
-taken_this_turn.
+[{seat, card_count, taken_from_discard, cards (everyone's once a knock lays them open; else
+null, one's own included: a table is the same in every view)}], outcome (the hand record
+below, once over). `me` (a seat playing the current hand): seat, table, hand, arrangement
+{melds, deadwood, deadwood_points}, knock_deadwood (holding 11 cards: the lowest deadwood any
+allowed knock card leaves), taken_this_turn (on one's own turn, the card taken from the
+discard pile; else null).
 
 Hidden (`hidden_from`, `hidden_at`): the stock; the knock card (face down) from all but the
 knocker; the other hand, except cards seen taken from the discard pile, until a knock lays

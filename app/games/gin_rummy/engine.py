@@ -69,10 +69,9 @@ class GinRummy:
         self._own_parts: dict[Seat, tuple[tuple[Any, ...], dict[str, Any]]] = {}
         self._table_parts: list[TableViews] = []
         # Every action may change the state: views built since the last one share the public
-        # view (and each seat's own table) built for the first of them.
+        # view built for the first of them.
         self._changes = 0
         self._public: tuple[int, View] | None = None
-        self._own_tables: dict[Seat, dict[str, Any]] = {}
 
     @classmethod
     def options(cls) -> list[dict[str, Any]]:
@@ -253,25 +252,23 @@ class GinRummy:
         return won
 
     def view(self, seat: Seat | None) -> View:
-        """What `seat` may know. Views are read-only: each is a new top-level object, but its
-        public parts are shared with other seats' views, and parts that did not change since
-        the last call are the same objects, so building views and diffing them is cheap."""
+        """What `seat` may know. Views are read-only: each is a new top-level object, but the
+        rest of it (every table among them) is shared with other seats' views, and parts that
+        did not change since the last call are the same objects, so building views and diffing
+        them is cheap. A seat's own cards are in `me` only (its table shows them as nobody's
+        until a knock lays both hands open), so its view differs from others in `seat` and `me`."""
         if self._public is None or self._public[0] != self._changes:
             self._public = (self._changes, self._public_view())
-            self._own_tables.clear()
-        public = self._public[1]
-        view = dict(public)
-        view["seat"] = seat
-        own = None if seat is None else self._hand_of(seat)
-        if own is not None and seat is not None:
-            tables = list(public["tables"])
-            tables[own.table] = self._own_table(own, public["tables"][own.table], seat)
-            view["tables"] = tables
-            view["me"] = self._own_view(own, seat)
+        view = dict(self._public[1])
+        if seat is not None:
+            view["seat"] = seat
+            own = self._hand_of(seat)
+            if own is not None:
+                view["me"] = self._own_view(own, seat)
         return view
 
     def _public_view(self) -> View:
-        """The spectator's view; a seat's view differs in `seat`, its own table and `me`."""
+        """The spectator's view; a seat's view differs in `seat` and `me`."""
         while len(self._table_parts) < len(self.hands):
             self._table_parts.append(TableViews())
         view: View = {
@@ -288,13 +285,6 @@ class GinRummy:
         ]
         view["me"] = None
         return view
-
-    def _own_table(self, hand: Hand, public: dict[str, Any], seat: Seat) -> dict[str, Any]:
-        # Built once per state, like the public view (the map is emptied when that is rebuilt).
-        table = self._own_tables.get(seat)
-        if table is None:
-            table = self._own_tables[seat] = self._table_parts[hand.table].own(hand, public, seat)
-        return table
 
     def _match_view(self) -> dict[str, Any]:
         # Scores, history and the result change only when a hand ends or the match does.
@@ -313,11 +303,14 @@ class GinRummy:
         return self._match_part
 
     def _own_view(self, hand: Hand, seat: Seat) -> dict[str, Any]:
-        # A seat's own part changes only on its own moves, not on the opponent's.
-        key = (hand.number, hand.table, tuple(hand.cards[hand.seats.index(seat)]), hand.taken)
+        # A seat's own part changes only on its own moves, not on the opponent's (a card taken
+        # this turn is the mover's alone).
+        position = hand.seats.index(seat)
+        taken = hand.taken if position == hand.turn else None
+        key = (hand.number, hand.table, tuple(hand.cards[position]), taken)
         cached = self._own_parts.get(seat)
         if cached is None or cached[0] != key:
-            cached = self._own_parts[seat] = (key, own_view(hand, seat))
+            cached = self._own_parts[seat] = (key, own_view(hand, seat, taken))
         return cached[1]
 
     def hidden_at(self, seat: Seat | None, table: int) -> set[str]:

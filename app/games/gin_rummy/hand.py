@@ -173,27 +173,27 @@ def is_laid_open(hand: Hand) -> bool:
 
 
 class TableViews:
-    """One table's part of the views: the spectator's table (what a seat of another table sees
-    too), and a player's own table, which differs only in its own entry of `players`.
+    """One table's part of the views, the same for every viewer: a player's own cards are in
+    its own part of the view (`me`), so the table shows cards only once a knock lays them open.
 
     Parts are kept with the inputs they were built from and reused while those are equal, so
     a part that did not change is the same (read-only) object in every view that shows it.
     """
 
     def __init__(self) -> None:
-        self._players: dict[tuple[int, bool], tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        self._players: list[tuple[tuple[Any, ...], dict[str, Any]] | None] = [None, None]
         self._pile: tuple[tuple[int, ...], list[str]] = ((), [])
 
     def player(self, hand: Hand, position: int, shown: bool) -> dict[str, Any]:
         cards = hand.cards[position]
         key = (hand.number, tuple(cards) if shown else len(cards), tuple(hand.known[position]))
-        kept = self._players.get((position, shown))
+        kept = self._players[position]
         if kept is None or kept[0] != key:
-            kept = self._players[(position, shown)] = (key, player_view(hand, position, shown))
+            kept = self._players[position] = (key, player_view(hand, position, shown))
         return kept[1]
 
     def public(self, hand: Hand) -> dict[str, Any]:
-        """The table as a spectator sees it."""
+        """The table as everyone sees it."""
         pile = tuple(hand.discard)
         if pile != self._pile[0]:
             self._pile = (pile, [CARD_NAMES[card] for card in pile])
@@ -211,17 +211,6 @@ class TableViews:
             "players": [self.player(hand, position, laid_open) for position in (0, 1)],
             "outcome": hand.outcome,
         }
-
-    def own(self, hand: Hand, public: dict[str, Any], seat: int) -> dict[str, Any]:
-        """The table as its player `seat` sees it: `public` with the seat's own cards."""
-        if is_laid_open(hand):
-            return public
-        position = hand.seats.index(seat)
-        players = list(public["players"])
-        players[position] = self.player(hand, position, True)
-        table = dict(public)
-        table["players"] = players
-        return table
 
 
 # (points, mask of the cards worth them), highest first.
@@ -266,10 +255,11 @@ def _own_summary(cards: tuple[int, ...], taken: int | None) -> tuple[Any, ...]:
     )
 
 
-def own_view(hand: Hand, seat: int) -> dict[str, Any]:
-    """The seat's own cards, best arrangement and (holding 11) the lowest knock deadwood."""
+def own_view(hand: Hand, seat: int, taken: int | None) -> dict[str, Any]:
+    """The seat's own cards, best arrangement and (holding 11) the lowest knock deadwood;
+    `taken` is the card it took from the discard pile this turn, if it is the seat's turn."""
     position = hand.seats.index(seat)
-    summary = _own_summary(tuple(sorted(hand.cards[position])), hand.taken)
+    summary = _own_summary(tuple(sorted(hand.cards[position])), taken)
     cards, melds, deadwood, points, knock = summary
     return {
         "seat": seat,
@@ -281,5 +271,5 @@ def own_view(hand: Hand, seat: int) -> dict[str, Any]:
             "deadwood_points": points,
         },
         "knock_deadwood": knock,
-        "taken_this_turn": None if hand.taken is None else CARD_NAMES[hand.taken],
+        "taken_this_turn": None if taken is None else CARD_NAMES[taken],
     }

@@ -196,8 +196,9 @@ def test_a_drawn_hand_shows_nobody_the_other_hand() -> None:
     match = rigged(FIRST, SECOND, "H13")
     first, second = seats(match)
     play_to_the_end_of_the_stock(match)
-    for player in table(match, first)["players"]:
-        assert (player["cards"] is None) == (player["seat"] == second)
+    # A seat's own cards are in its `me`, not at the table: nobody's are shown there.
+    assert [player["cards"] for player in table(match, first)["players"]] == [None, None]
+    assert sorted(match.view(first)["me"]["hand"]) == sorted(FIRST.split())
     assert set(FIRST.split()) <= match.hidden_from(second)
 
 

@@ -17,7 +17,10 @@ def test_a_seat_sees_its_own_hand_and_only_the_count_of_the_other() -> None:
     first, second = seats(match)
     view = match.view(first)
     players = {p["seat"]: p for p in view["tables"][0]["players"]}
-    assert sorted(players[first]["cards"]) == sorted(FIRST.split())
+    assert sorted(view["me"]["hand"]) == sorted(FIRST.split())
+    # The table is the same for everyone: one's own cards are in `me` only, until laid open.
+    assert players[first]["cards"] is None
+    assert players[first]["card_count"] == 10
     assert players[second]["cards"] is None
     assert players[second]["card_count"] == 10
     assert view["tables"][0]["stock_count"] == 31
@@ -38,6 +41,8 @@ def test_a_seat_sees_its_best_arrangement_and_the_deadwood_it_could_knock_with()
     me = match.view(first)["me"]
     assert me["knock_deadwood"] == 2
     assert me["taken_this_turn"] == "C2"
+    # The card is the mover's concern: the other seat's own part does not carry it.
+    assert match.view(seats(match)[1])["me"]["taken_this_turn"] is None
 
 
 def test_a_spectator_sees_no_hand() -> None:
@@ -131,7 +136,7 @@ def test_changing_a_seats_own_cards_in_its_view_changes_no_other_view() -> None:
     others = {viewer: json.dumps(match.view(viewer)) for viewer in (second, None)}
     mine = match.view(first)
     mine["me"]["hand"].append("S1")
-    mine["tables"][0]["players"][0]["cards"].append("S1")
-    mine["tables"][0]["players"] = []
+    mine["me"]["arrangement"]["deadwood"].append("S1")
+    mine["me"] = None
     for viewer, before in others.items():
         assert json.dumps(match.view(viewer)) == before
