@@ -1,7 +1,11 @@
-"""The sending half of one WebSocket: a bounded queue, drained by a writer while it holds any.
+"""The sending half of one WebSocket: straight to the server, or queued while a send waits.
 
 A room queues messages while it holds its lock and never waits for a socket, so one slow
-client cannot stall a room. A client that falls `limit` messages behind is closed.
+client cannot stall a room. A message goes to the ASGI server at once when nothing waits
+before it; the server's send returns without waiting unless the socket's write buffer is full
+(uvicorn's waits only for its transport to be writable again). Only then does a writer task
+take over: it finishes that send and sends what queued meanwhile, in order. A client that
+falls `limit` messages behind is closed.
 """
 
 from __future__ import annotations
@@ -9,24 +13,34 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine, Generator
+from typing import Any, cast
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.types import Message, Send
 
 log = logging.getLogger(__name__)
 
 CLOSE_TOO_SLOW = 4008
 
+# A client gone mid-send: uvicorn raises its ClientDisconnected (an OSError), a send after the
+# closing handshake began is a RuntimeError.
+SEND_ERRORS = (OSError, RuntimeError)
+
+Step = Coroutine[Any, Any, None]
+
 
 class SocketOutbox:
-    # A list and a writer task that lives only while messages are waiting: the same order and
-    # bound as an asyncio.Queue with a permanent writer, without a parked task, its coroutine
-    # and a future per idle socket (bench/bench_server.py: memory per room). A list, not a
-    # deque: an empty deque holds a 512-byte block, and this queue is nearly always empty or
-    # holds a message or two, so taking from its front costs nothing.
-    __slots__ = ("closed", "limit", "pending", "started", "task", "websocket")
+    # A list and a writer task that lives only while a send waits: the same order and bound
+    # as an asyncio.Queue with a permanent writer, without a parked task, its coroutine and a
+    # future per idle socket (bench/bench_server.py: memory per room), and without a task per
+    # message when the socket keeps up (CPU per move). A list, not a deque: an empty deque
+    # holds a 512-byte block, and this queue is nearly always empty.
+    __slots__ = ("asgi_send", "closed", "limit", "pending", "started", "task")
 
-    def __init__(self, websocket: WebSocket, limit: int = 256) -> None:
-        self.websocket = websocket
+    def __init__(self, send: Send, limit: int = 256) -> None:
+        self.asgi_send = send
+        # Texts, then at most one (code, reason) to close with; empty unless a writer task
+        # runs or the outbox has not started.
         self.pending: list[str | tuple[int, str]] = []
         self.limit = limit
         self.closed = False
@@ -36,54 +50,120 @@ class SocketOutbox:
     def start(self) -> None:
         """Begin sending (messages queued before are kept and go first)."""
         self.started = True
-        self._wake()
+        self._flush()
 
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if len(self.pending) >= self.limit:
+        if self.task is None and self.started:
+            self._write(text)
+        elif len(self.pending) >= self.limit:
             self.close(CLOSE_TOO_SLOW, "too far behind; reconnect for a fresh snapshot")
-            return
-        self.pending.append(text)
-        self._wake()
+        else:
+            self.pending.append(text)
 
     def close(self, code: int, reason: str) -> None:
-        if not self.closed:
-            self.closed = True
+        if self.closed:
+            return
+        self.closed = True
+        if self.task is None and self.started:
+            self._write((code, reason))
+        else:
             self.pending.append((code, reason))
-            self._wake()
-
-    def _wake(self) -> None:
-        if self.task is None and self.started and self.pending:
-            self.task = asyncio.get_running_loop().create_task(self._drain())
 
     async def finish(self) -> None:
         """Stop after whatever is queued has been sent (or the socket is gone)."""
         self.close(1000, "bye")
-        self.started = True
-        self._wake()
+        if not self.started:
+            self.start()
         if self.task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
 
-    async def _drain(self) -> None:
-        websocket, pending = self.websocket, self.pending
+    def _flush(self) -> None:
+        pending = self.pending
+        while pending and self.task is None:
+            self._write(pending.pop(0))
+
+    def _write(self, item: str | tuple[int, str]) -> None:
+        """Send `item` now, or leave the rest of its send to a writer task if it must wait."""
+        step = cast(Step, self.asgi_send(as_message(item)))
         try:
-            while pending:
-                item = pending.pop(0)
-                if isinstance(item, tuple):
-                    code, reason = item
-                    pending.clear()
-                    with contextlib.suppress(Exception):
-                        await websocket.close(code, reason)
-                    return
-                await websocket.send_text(item)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            self.closed = True
-            pending.clear()
+            waiting_on = step.send(None)
+        except StopIteration:
+            return
+        except SEND_ERRORS:
+            self._lost()
+            return
         except Exception:
-            self.closed = True
-            pending.clear()
+            log.exception("send failed")
+            self._lost()
+            return
+        self.task = asyncio.get_running_loop().create_task(self._drain(step, waiting_on))
+        self.task.add_done_callback(self._drained)
+
+    async def _drain(self, step: Step, waiting_on: Any) -> None:
+        try:
+            await Resumed(step, waiting_on)
+            pending = self.pending
+            while pending:
+                await self.asgi_send(as_message(pending.pop(0)))
+        except SEND_ERRORS:
+            self._lost()
+        except asyncio.CancelledError:
+            self._lost()
+            raise
+        except Exception:
             log.exception("writer failed")
+            self._lost()
         finally:
+            # At once: a send after the queue ran dry goes straight out again.
             self.task = None
+
+    def _drained(self, task: asyncio.Task[None]) -> None:
+        # Also a callback: a writer cancelled before its first step never runs its `finally`.
+        # Cancelled, what it held is lost.
+        if self.task is task:
+            self.task = None
+            self._lost()
+
+    def _lost(self) -> None:
+        self.closed = True
+        self.pending.clear()
+
+
+def as_message(item: str | tuple[int, str]) -> Message:
+    if isinstance(item, str):
+        return {"type": "websocket.send", "text": item}
+    return {"type": "websocket.close", "code": item[0], "reason": item[1]}
+
+
+class Resumed:
+    """Awaited, runs to its end a coroutine that was started by hand and yielded `waiting_on`.
+
+    What the coroutine yields goes to the task that awaits this, and what the task sends back
+    (None, or an exception thrown in: a failed wait, a cancellation) goes to the coroutine, as
+    if the task had run it from the start.
+    """
+
+    __slots__ = ("step", "waiting_on")
+
+    def __init__(self, step: Step, waiting_on: Any) -> None:
+        self.step = step
+        self.waiting_on = waiting_on
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        step, yielded = self.step, self.waiting_on
+        while True:
+            try:
+                sent = yield yielded
+            except BaseException as exc:
+                try:
+                    yielded = step.throw(exc)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    yielded = step.send(sent)
+                except StopIteration:
+                    return

@@ -73,7 +73,11 @@ async def receive_hello(websocket: WebSocket, seconds: float) -> Hello | int:
     return message if isinstance(message, Hello) else CLOSE_BAD_HELLO
 
 
-async def room_socket(websocket: WebSocket) -> None:
+async def room_socket(scope: Scope, receive: Receive, send: Send) -> None:
+    # Starlette's WebSocket for the handshake and the hello; after them, the session and its
+    # outbox talk to the server's receive and send themselves, without its checks and wrappers
+    # around every message (bench/bench_server.py: CPU per move).
+    websocket = WebSocket(scope, receive=receive, send=send)
     room_id: str = websocket.path_params["room_id"]
     settings: Settings = websocket.app.state.settings
     directory: RoomDirectory = websocket.app.state.directory
@@ -91,7 +95,7 @@ async def room_socket(websocket: WebSocket) -> None:
         await close_quietly(websocket, hello, "expected {'type': 'hello', 'token': ...}")
         return
     token_hash = None if hello.token is None else hash_token(hello.token)
-    outbox = SocketOutbox(websocket)
+    outbox = SocketOutbox(send)
     try:
         connection = await room.connect(outbox, token_hash)
     except RoomError as exc:
@@ -100,7 +104,7 @@ async def room_socket(websocket: WebSocket) -> None:
         return
     outbox.start()
     try:
-        await Session(room, connection, outbox, settings).run(websocket)
+        await Session(room, connection, outbox, settings).run(receive)
     finally:
         await room.disconnect(connection)
         await outbox.finish()
@@ -144,8 +148,7 @@ class Session:
     def error(self, code: str, message: str, seq: int | None = None) -> None:
         self.send({"type": "error", "seq": seq, "code": code, "message": message})
 
-    async def run(self, websocket: WebSocket) -> None:
-        receive = websocket.receive
+    async def run(self, receive: Receive) -> None:
         while not self.outbox.closed:
             # receive_text inlined: one coroutine less per message, and per waiting socket.
             message = await receive()
@@ -241,6 +244,6 @@ class RoomSockets:
             found = ROOM_SOCKET_PATH.fullmatch(route_path(scope))
             if found is not None:
                 scope["path_params"] = {"room_id": found["room_id"]}
-                await room_socket(WebSocket(scope, receive=receive, send=send))
+                await room_socket(scope, receive, send)
                 return
         await self.app(scope, receive, send)
