@@ -15,13 +15,14 @@ runs also split into runs at most two deep (checked exhaustively by the tests); 
 whole take the others (four units at most per tile type: two copies and two jokers).
 
 The score is lexicographic in one integer: rack tiles placed, then their points (joker 30),
-then old melds kept. A pass drops every state whose score plus an upper bound on what is
-still to come is below a threshold (within a number the bound counts only the old groups of
-that number the leftovers so far can still keep, see `groups_ahead`), and every state that
-another state of the same step dominates (`_drop_dominated`); it is exact when the optimum
-is at or above the threshold. A narrow pass instead keeps only the states of highest bound
-at each step (`beam`), which finds a good play fast but proves nothing. `rummikub_rearrange`
-drives the passes.
+then old melds kept (an old run scores where it begins, since a state that cannot end it has
+no successor: the bound then needs no count of the old runs a state holds). A pass drops
+every state whose score plus an upper bound on what is still to come is below a threshold
+(within a number the bound counts only the old groups of that number the leftovers so far
+can still keep, see `groups_ahead`), and every state that another state of the same step
+dominates (`_drop_dominated`); it is exact when the optimum is at or above the threshold.
+A narrow pass instead keeps only the states of highest bound at each step (`beam`), which
+finds a good play fast but proves nothing. `rummikub_rearrange` drives the passes.
 
 When `attach` is set, jokers score nothing and stand only where a meld needs them: a joker
 may not end a free run of three or more (such a run carries label 4 until a real tile follows)
@@ -53,9 +54,9 @@ STEPS_PER_NUMBER = 5  # four colours, then the groups
 STEPS = 13 * STEPS_PER_NUMBER
 
 
-def _label_tables() -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Sorted label tuples of a colour, their ranks, the old runs each holds, and the ranks
-    one slot ahead of each (see `_drop_dominated`), -1 padded."""
+def _label_tables() -> tuple[IntArray, IntArray, IntArray]:
+    """Sorted label tuples of a colour, their ranks, and the ranks one slot ahead of each
+    (see `_drop_dominated`), -1 padded."""
     tuples = sorted(
         (tuple(sorted(c, reverse=True)) for c in combinations_with_replacement(range(LABELS), 4)),
         key=lambda t: (sum(t), t),
@@ -64,7 +65,6 @@ def _label_tables() -> tuple[IntArray, IntArray, IntArray, IntArray]:
     rank_of = np.full(LABELS**SLOTS, -1, dtype=np.int64)
     for rank, t in enumerate(tuples):
         rank_of[((t[0] * LABELS + t[1]) * LABELS + t[2]) * LABELS + t[3]] = rank
-    old_held = (labels >= OLD).sum(axis=1).astype(np.int64)
     ahead = np.full((len(tuples), 2 * SLOTS), -1, dtype=np.int64)
     for rank, t in enumerate(tuples):
         free = sum(1 <= label < OLD for label in t)
@@ -84,10 +84,10 @@ def _label_tables() -> tuple[IntArray, IntArray, IntArray, IntArray]:
                     int(rank_of[((up[0] * LABELS + up[1]) * LABELS + up[2]) * LABELS + up[3]])
                 )
         ahead[rank, : len(found)] = found
-    return labels, rank_of, old_held, ahead
+    return labels, rank_of, ahead
 
 
-LABELS_OF, RANK_OF, OLD_HELD, UPGRADES = _label_tables()
+LABELS_OF, RANK_OF, UPGRADES = _label_tables()
 assert len(LABELS_OF) < 1 << 12
 
 
@@ -104,16 +104,6 @@ def _rank(new: IntArray, count: int, rank_of: IntArray) -> int:
             j -= 1
         new[j + 1] = x
     return int(rank_of[((new[0] * LABELS + new[1]) * LABELS + new[2]) * LABELS + new[3]])
-
-
-@njit(cache=True, nogil=True)
-def _held(key: int, old_held: IntArray) -> int:
-    return int(
-        old_held[key & 4095]
-        + old_held[(key >> 12) & 4095]
-        + old_held[(key >> 24) & 4095]
-        + old_held[(key >> 36) & 4095]
-    )
 
 
 @njit(cache=True, nogil=True)
@@ -191,7 +181,6 @@ def _keep_best(
     hi: int,
     beam: int,
     bound: int,
-    old_held: IntArray,
     joker_score: int,
     table_jokers: int,
     rack_jokers: int,
@@ -208,7 +197,6 @@ def _keep_best(
         limits[index - lo] = (
             score
             + bound
-            + _held(key & ((1 << 48) - 1), old_held)
             + joker_score * (rack_jokers - max(0, u - table_jokers))
             - groups_lost[(key >> 50) & 255]
         )
@@ -352,12 +340,13 @@ def search(
     start_count: IntArray,  # (4, 14)
     group_best: IntArray,  # (14, 256, 3): most old groups kept, -1 if the rest won't split
     symmetric: IntArray,  # (14,): 1 where group_best ignores which colour a leftover has
+    kept_ahead: IntArray,  # (14, 4, 256, 3) and (14,): see `groups_ahead`
+    kept_cap: IntArray,
     bound_after: IntArray,  # (STEPS,): most score still possible after each step
     tile_weight: int,
     point_weight: int,
     labels_of: IntArray,
     rank_of: IntArray,
-    old_held: IntArray,
     upgrades: IntArray,
 ) -> tuple[int, int, int, IntArray, IntArray, IntArray]:
     """One pass at threshold `theta`.
@@ -386,15 +375,15 @@ def search(
     dropped = np.int64(-1)
     new = np.zeros(SLOTS, dtype=np.int64)
     carried = np.zeros(SLOTS, dtype=np.int64)
-    kept_ahead, kept_cap = groups_ahead(group_best)
     for step in range(STEPS):
         v = step // STEPS_PER_NUMBER + 1
         c = step % STEPS_PER_NUMBER
         lo = level_start[step]
         hi = level_start[step + 1]
         # A fresh hash table sized for this step (it grows if the step outgrows it); only
-        # its used prefix is cleared, since steps after a large one are often small.
-        table_bits = 12
+        # its used prefix is cleared, since steps after a large one are often small (at
+        # 4096 slots or more, clearing took half the time of a pass that finds nothing).
+        table_bits = 7
         while (1 << table_bits) < 4 * (hi - lo) + 64:
             table_bits += 1
         if len(slots_index) < (1 << table_bits):
@@ -413,7 +402,6 @@ def search(
             if c == 4:
                 g = (key >> 50) & 255
                 base = key & ((1 << 48) - 1)
-                held = _held(base, old_held)
                 for extra in range(total_jokers - used + 1):
                     kept = group_best[v, g, extra]
                     if kept < 0:
@@ -425,12 +413,7 @@ def search(
                     if v == 13 and u < table_jokers:
                         continue
                     total = score + gain
-                    limit = (
-                        total
-                        + bound
-                        + held
-                        + joker_score * (rack_jokers - max(0, u - table_jokers))
-                    )
+                    limit = total + bound + joker_score * (rack_jokers - max(0, u - table_jokers))
                     if v == 13:
                         limit = total
                     if limit < theta:
@@ -465,7 +448,6 @@ def search(
             n4 = 0
             old_reals = 0
             old_jokers = 0
-            finished = 0
             n_carried = 0
             for i in range(SLOTS):
                 label = labels_of[rank, i]
@@ -485,16 +467,13 @@ def search(
                         old_jokers += 1
                     else:
                         old_reals += 1
-                    if run_end[run] == v:
-                        finished += 1
-                    else:
+                    if run_end[run] != v:
                         carried[n_carried] = label
                         n_carried += 1
             if n1 > 0 and v > 12:
                 continue
             n_starts = start_count[c, v]
             others = key & ~(np.int64(4095) << shift) & ~(np.int64(3) << 48)
-            held_others = _held(key & ((1 << 48) - 1), old_held) - old_held[rank]
             # Attaching (see rummikub_rearrange), a joker may not end a run of three or
             # more, nor start one except as 11 (as in J R12 R13).
             last_joker = 0 if attach and v == 13 else 1
@@ -569,7 +548,7 @@ def search(
                                                 total = (
                                                     score
                                                     + (x - t) * (tile_weight + v * point_weight)
-                                                    + finished
+                                                    + count
                                                     + joker_gain
                                                 )
                                                 left = (others >> 50) & 255
@@ -593,8 +572,6 @@ def search(
                                                     + bound
                                                     + groups_left
                                                     - kept_cap[v]
-                                                    + held_others
-                                                    + old_held[new_rank]
                                                     + joker_score
                                                     * (rack_jokers - max(0, u - table_jokers))
                                                 )
@@ -647,7 +624,6 @@ def search(
                 size,
                 beam,
                 bound_after[step],
-                old_held,
                 joker_score,
                 table_jokers,
                 rack_jokers,
@@ -749,7 +725,6 @@ def run_pass(
         point_weight,
         LABELS_OF,
         RANK_OF,
-        OLD_HELD,
         UPGRADES,
     )
     return int(found), int(best), int(dropped), actions, keys

@@ -27,6 +27,7 @@ from app.bots.rummikub_dp import (
     TRAILING_JOKER,
     IntArray,
     group_table,
+    groups_ahead,
     run_pass,
 )
 from app.bots.rummikub_melds import JOKER, JOKER_POINTS, meld_layout, type_points
@@ -297,6 +298,7 @@ class _Problem:
             start_count,
             group_best,
             np.array([all(g.value != v for g in groups) for v in range(14)], dtype=np.int64),
+            *groups_ahead(group_best),
         )
         return cls(
             table,
