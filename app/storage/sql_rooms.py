@@ -1,12 +1,12 @@
-"""The SQL statements behind the rooms table: one row per room, its seats a JSON list."""
+"""The rooms table: one row per room, its seats a JSON list (written by the log writers,
+with app.storage.prepared's upsert; read here)."""
 
 from __future__ import annotations
 
 from dataclasses import asdict
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import Row, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.storage.models import ROOMS
@@ -26,20 +26,6 @@ def room_values(room: RoomRecord) -> dict[str, Any]:
         "seats": [asdict(seat) for seat in room.seats],
         "match_id": room.match_id,
     }
-
-
-def write_room(connection: Connection, room: RoomRecord, at: datetime) -> None:
-    """Upsert in two portable steps; one room's writes are serial, so no two race here."""
-    values = {**room_values(room), "updated_at": at}
-    done = connection.execute(update(ROOMS).where(ROOMS.c.id == room.room_id).values(values))
-    if done.rowcount == 0:
-        connection.execute(insert(ROOMS).values(id=room.room_id, created_at=at, **values))
-
-
-def mark_closed(connection: Connection, room_id: str, at: datetime) -> None:
-    connection.execute(
-        update(ROOMS).where(ROOMS.c.id == room_id).values(status=ROOM_CLOSED, updated_at=at)
-    )
 
 
 def stored_room(row: Row[Any]) -> StoredRoom:

@@ -12,30 +12,24 @@ with the number of busy rooms. Reads use their own pooled async connections.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import zlib
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.storage import sql_reads, sql_rooms
 from app.storage.commit_thread import CommitThread
-from app.storage.database import (
-    SQLITE_SYNCHRONOUS,
-    create_engine,
-    create_sqlite_writer_engine,
-    is_sqlite,
-)
+from app.storage.database import SQLITE_SYNCHRONOUS, create_engine, is_sqlite
 from app.storage.group_commit import GroupCommitWriter
-from app.storage.models import HANDS, MATCHES, SEATS
+from app.storage.models import MATCHES
 from app.storage.player_stats import compute_player_stats
+from app.storage.postgres_log import PostgresLog
 from app.storage.records import (
     ACTIVE,
     END_STATUSES,
+    ROOM_CLOSED,
     STATUSES,
     MatchDetail,
     MatchSummary,
@@ -47,17 +41,8 @@ from app.storage.records import (
     StoreError,
     check_seed,
 )
-from app.storage.sql_writes import (
-    ActionWrite,
-    StatementWrite,
-    Write,
-    action_insert,
-    commit_in_autocommit,
-    commit_write,
-    commit_writes,
-    must_exist,
-    unknown_match,
-)
+from app.storage.sql_writes import ActionWrite, StatementWrite, Step, Write, unknown_match
+from app.storage.sqlite_log import SqliteLog
 
 # Two overlapping commits hide one commit's round trips and fsync behind the other. Measured
 # with bench/bench_storage.py (100 rooms, PostgreSQL on the same 2-core host): 1 writer 4.9k
@@ -75,102 +60,6 @@ def seat_values(match_id: str, seat: SeatRecord) -> dict[str, Any]:
         "token_hash": seat.token_hash,
         "final_score": seat.final_score,
     }
-
-
-class SqliteLog:
-    """The SQLite writer thread's side: its one synchronous connection, used only there."""
-
-    def __init__(self, url: str, synchronous: str) -> None:
-        self._engine = create_sqlite_writer_engine(url, synchronous)
-        self._connection: Connection | None = None
-
-    def _connect(self) -> Connection:
-        connection = self._connection
-        if connection is None or connection.closed or connection.invalidated:
-            connection = self._connection = self._engine.connect()
-        return connection
-
-    def _drop(self) -> None:
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            # It may be broken already (the reason it is dropped); closing is best effort.
-            with contextlib.suppress(SQLAlchemyError, OSError):
-                connection.close()
-
-    def commit_batch(self, writes: Sequence[Write]) -> None:
-        try:
-            commit_writes(self._connect(), writes)
-        except BaseException:
-            # After a failed commit the connection's state is unknown: start the next afresh.
-            self._drop()
-            raise
-
-    def commit_one(self, write: Write) -> None:
-        try:
-            commit_write(self._connect(), write)
-        except BaseException:
-            self._drop()
-            raise
-
-    def close(self) -> None:
-        self._drop()
-        self._engine.dispose()
-
-
-class PostgresLog:
-    """One PostgreSQL writer's connection, kept open (no pool checkout, ping or reset per commit)
-    and in AUTOCOMMIT, so that a batch of actions alone is one round trip."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
-        self._connection: AsyncConnection | None = None
-
-    async def _connect(self) -> AsyncConnection:
-        connection = self._connection
-        if connection is None or connection.closed or connection.invalidated:
-            connection = await self._engine.connect()
-            self._connection = await connection.execution_options(isolation_level="AUTOCOMMIT")
-        return connection
-
-    async def drop(self) -> None:
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            with contextlib.suppress(SQLAlchemyError, OSError):
-                await connection.close()
-
-    async def commit_batch(self, writes: Sequence[Write]) -> None:
-        connection = await self._connect()
-        try:
-            actions = [write for write in writes if isinstance(write, ActionWrite)]
-            if len(actions) == len(writes):
-                await self._insert_actions(connection, actions)
-                return
-            # The whole batch runs in one pass through SQLAlchemy's async layer.
-            await connection.run_sync(commit_in_autocommit, writes)
-        except BaseException:
-            await self.drop()
-            raise
-
-    @staticmethod
-    async def _insert_actions(connection: AsyncConnection, actions: list[ActionWrite]) -> None:
-        """Actions alone, the hot path, straight through asyncpg: its executemany is atomic by
-        itself (one implicit transaction, committed at its closing Sync), so the batch is one
-        round trip. The SQL and the parameters are SQLAlchemy's (ActionInsert); skipping its
-        execution layer (a greenlet, an execution context, the adapter's cursor) saves about
-        40 us of event-loop CPU a commit (bench_storage, 10 rooms: 47 -> 40 us an action)."""
-        driver = (await connection.get_raw_connection()).driver_connection
-        if driver is None:
-            raise StoreError("store_closed", "the log connection is closed")
-        insert = action_insert(connection.dialect)
-        await driver.executemany(insert.sql, insert.rows(actions, datetime.now(UTC)))
-
-    async def commit_one(self, write: Write) -> None:
-        connection = await self._connect()
-        try:
-            await connection.run_sync(commit_write, write, commit_in_autocommit)
-        except BaseException:
-            await self.drop()
-            raise
 
 
 Writer = CommitThread[Write] | GroupCommitWriter[Write]
@@ -268,35 +157,22 @@ class SqlMatchStore:
             "room_meta": room_meta,
         }
 
-        def run(connection: Connection) -> None:
-            connection.execute(insert(MATCHES).values(values))
-            if seats:
-                connection.execute(insert(SEATS), [seat_values(match_id, s) for s in seats])
-
-        def conflict(connection: Connection) -> StoreError:
-            return StoreError("duplicate_match", f"a match with id {match_id!r} already exists")
-
-        await self._submit(match_id, StatementWrite(run, conflict))
+        steps = [Step("insert_match", (values,))]
+        if seats:
+            steps.append(Step("insert_seat", tuple(seat_values(match_id, s) for s in seats)))
+        # A broken constraint here is the match's id taken (or its seats' own clash).
+        taken = StoreError("duplicate_match", f"a match with id {match_id!r} already exists")
+        await self._submit(match_id, StatementWrite(tuple(steps), taken))
 
     async def update_seat(self, *, match_id: str, seat: SeatRecord) -> None:
-        def run(connection: Connection) -> None:
-            must_exist(connection, match_id)
-            connection.execute(
-                delete(SEATS).where(SEATS.c.match_id == match_id, SEATS.c.seat == seat.seat)
-            )
-            connection.execute(insert(SEATS).values(seat_values(match_id, seat)))
-
-        await self._submit(match_id, StatementWrite(run))
+        # An upsert; only a match that is not there breaks its foreign key.
+        step = Step("upsert_seat", (seat_values(match_id, seat),))
+        await self._submit(match_id, StatementWrite((step,), unknown_match(match_id)))
 
     async def update_room_meta(self, *, match_id: str, room_meta: dict[str, Any]) -> None:
-        def run(connection: Connection) -> None:
-            done = connection.execute(
-                update(MATCHES).where(MATCHES.c.id == match_id).values(room_meta=room_meta)
-            )
-            if done.rowcount == 0:
-                raise unknown_match(match_id)
-
-        await self._submit(match_id, StatementWrite(run))
+        values = {"p_match_id": match_id, "v_room_meta": room_meta}
+        step = Step("set_room_meta", (values,), missing=unknown_match(match_id))
+        await self._submit(match_id, StatementWrite((step,)))
 
     async def append_action(
         self, *, match_id: str, index: int, seat: int | None, action: dict[str, Any]
@@ -306,16 +182,9 @@ class SqlMatchStore:
 
     async def record_hand(self, *, match_id: str, hand_index: int, result: dict[str, Any]) -> None:
         at = datetime.now(UTC)
-
-        def run(connection: Connection) -> None:
-            must_exist(connection, match_id)
-            connection.execute(
-                delete(HANDS).where(HANDS.c.match_id == match_id, HANDS.c.hand_index == hand_index)
-            )
-            values = {"match_id": match_id, "hand_index": hand_index, "result": result, "at": at}
-            connection.execute(insert(HANDS).values(values))
-
-        await self._submit(match_id, StatementWrite(run))
+        values = {"match_id": match_id, "hand_index": hand_index, "result": result, "at": at}
+        step = Step("upsert_hand", (values,))
+        await self._submit(match_id, StatementWrite((step,), unknown_match(match_id)))
 
     async def finish_match(
         self,
@@ -327,44 +196,34 @@ class SqlMatchStore:
     ) -> None:
         if status not in END_STATUSES:
             raise StoreError("bad_status", f"a match ends as one of {END_STATUSES}, not {status!r}")
-        finished_at = datetime.now(UTC)
-
-        def run(connection: Connection) -> None:
-            done = connection.execute(
-                update(MATCHES)
-                .where(MATCHES.c.id == match_id)
-                .values(status=status, finished_at=finished_at, result=result)
+        values = {
+            "p_match_id": match_id,
+            "v_status": status,
+            "v_finished_at": datetime.now(UTC),
+            "v_result": result,
+        }
+        steps = [Step("finish_match", (values,), missing=unknown_match(match_id))]
+        if final_scores:
+            scores = tuple(
+                {"p_match_id": match_id, "p_seat": seat, "v_final_score": score}
+                for seat, score in enumerate(final_scores)
             )
-            if done.rowcount == 0:
-                raise unknown_match(match_id)
-            for seat, score in enumerate(final_scores or []):
-                connection.execute(
-                    update(SEATS)
-                    .where(SEATS.c.match_id == match_id, SEATS.c.seat == seat)
-                    .values(final_score=score)
-                )
-
-        await self._submit(match_id, StatementWrite(run))
+            steps.append(Step("set_final_score", scores))
+        await self._submit(match_id, StatementWrite(tuple(steps)))
 
     async def save_room(self, *, room: RoomRecord) -> None:
         at = datetime.now(UTC)
-
-        def run(connection: Connection) -> None:
-            sql_rooms.write_room(connection, room, at)
-
-        await self._submit(room.room_id, StatementWrite(run))
+        values = {**sql_rooms.room_values(room), "id": room.room_id, "created_at": at}
+        values["updated_at"] = at
+        await self._submit(room.room_id, StatementWrite((Step("upsert_room", (values,)),)))
 
     async def open_rooms(self) -> list[StoredRoom]:
         async with self.engine.connect() as connection:
             return await sql_rooms.open_rooms(connection)
 
     async def close_room(self, *, room_id: str) -> None:
-        at = datetime.now(UTC)
-
-        def run(connection: Connection) -> None:
-            sql_rooms.mark_closed(connection, room_id, at)
-
-        await self._submit(room_id, StatementWrite(run))
+        values = {"p_id": room_id, "v_status": ROOM_CLOSED, "v_updated_at": datetime.now(UTC)}
+        await self._submit(room_id, StatementWrite((Step("close_room", (values,)),)))
 
     async def unfinished_matches(self) -> list[StoredMatch]:
         async with self.engine.connect() as connection:
