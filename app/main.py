@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
 from app.api.errors import install_error_handlers
 from app.api.routes import games, hints, pages, play, rooms, ws
@@ -105,9 +106,29 @@ def include_history(app: FastAPI) -> None:
     app.include_router(history.router)
 
 
+class Meldhall(FastAPI):
+    """FastAPI, with room sockets handed to their handler before any middleware.
+
+    A room socket needs nothing from the layers below (exception handlers answer HTTP
+    requests, FastAPI's exit stacks serve dependencies, the router would find this one path),
+    and each costs memory for as long as the socket is open and a step every time its session
+    wakes for a message: a coroutine resumes through every layer that awaits it
+    (bench/bench_server.py: memory per room, CPU per move).
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        room_id = ws.room_socket_id(scope)
+        if room_id is None:
+            await super().__call__(scope, receive, send)
+            return
+        scope["app"] = self
+        scope["path_params"] = {"room_id": room_id}
+        await ws.room_socket(scope, receive, send)
+
+
 def create_app(settings: Settings | None = None, store_url: str | None = None) -> FastAPI:
     """The app; `store_url` ("memory://" or a database URL) overrides the settings' database."""
-    app = FastAPI(title="meldhall", version="0.1.0", lifespan=lifespan)
+    app = Meldhall(title="meldhall", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings or get_settings()
     app.state.store_url = store_url
 
@@ -118,7 +139,6 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
     install_error_handlers(app)
     for module in (games, rooms, play, hints, pages):
         app.include_router(module.router)
-    app.add_middleware(ws.RoomSockets)
     include_history(app)
     app.mount("/", StaticFiles(directory=STATIC, check_dir=False, html=False), name="static")
     return app

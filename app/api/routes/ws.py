@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import WebSocket
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from app.api.messages import ActionMessage, BadMessage, Hello, Ping, Ready, Resync, parse
@@ -227,23 +227,9 @@ def route_path(scope: Scope) -> str:
     return path[len(root) :] if root and path.startswith(f"{root}/") else path
 
 
-class RoomSockets:
-    """Middleware that hands `/ws/rooms/{room_id}` sockets straight to `room_socket`.
-
-    A socket needs nothing from the layers below it (exception handlers answer HTTP requests,
-    FastAPI's exit stacks serve dependencies, the router would find this one path), and they
-    cost memory for as long as the socket is open and a wrapper around every message sent
-    (bench/bench_server.py: memory per room, CPU per move). Everything else passes on.
-    """
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            found = ROOM_SOCKET_PATH.fullmatch(route_path(scope))
-            if found is not None:
-                scope["path_params"] = {"room_id": found["room_id"]}
-                await room_socket(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+def room_socket_id(scope: Scope) -> str | None:
+    """The room of a room socket's scope; None for any other socket or request."""
+    if scope["type"] != "websocket":
+        return None
+    found = ROOM_SOCKET_PATH.fullmatch(route_path(scope))
+    return None if found is None else found["room_id"]
