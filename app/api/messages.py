@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-import orjson
+from orjson import JSONDecodeError, loads
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 
@@ -60,9 +60,19 @@ class BadMessage(Exception):
 
 def parse(text: str) -> ClientMessage:
     try:
-        raw = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
+        raw = loads(text)
+    except JSONDecodeError as exc:
         raise BadMessage("bad_json", f"the message is not JSON: {exc.msg}") from exc
+    # The message of every move first, checked in place: strict integers, an object, no other
+    # fields. Anything else, a faulty action too, takes the general path with its codes.
+    if type(raw) is dict and raw.get("type") == "action" and raw.keys() <= ACTION_FIELDS:
+        seq, action, version = raw.get("seq"), raw.get("action"), raw.get("version")
+        if type(seq) is int and type(action) is dict and (version is None or type(version) is int):
+            return ActionMessage(seq, action, version)
+    return parse_other(raw)
+
+
+def parse_other(raw: Any) -> ClientMessage:
     if not isinstance(raw, dict):
         raise BadMessage("bad_message", "a message must be a JSON object")
     seq = raw.get("seq")
@@ -73,25 +83,13 @@ def parse(text: str) -> ClientMessage:
             "unknown_type", f"type must be one of {', '.join(KNOWN_TYPES)}, got {kind!r}", seq
         )
     if kind == "action":
-        return action_message(raw, seq)
+        raise BadMessage("bad_message", f"action: {action_fault(raw)}", seq)
     try:
         return _adapter.validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"
         raise BadMessage("bad_message", f"{kind}: {where}: {first['msg']}", seq) from exc
-
-
-def is_strict_int(value: Any) -> bool:
-    return type(value) is int
-
-
-def action_message(raw: dict[str, Any], seq: int | None) -> ActionMessage:
-    if len(raw) > 2 and raw.keys() <= ACTION_FIELDS and type(raw.get("seq")) is int:
-        action, version = raw.get("action"), raw.get("version")
-        if type(action) is dict and (version is None or type(version) is int):
-            return ActionMessage(raw["seq"], action, version)
-    raise BadMessage("bad_message", f"action: {action_fault(raw)}", seq)
 
 
 def action_fault(raw: dict[str, Any]) -> str:

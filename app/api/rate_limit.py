@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+from time import monotonic
 
 
 class TokenBucket:
@@ -12,13 +12,17 @@ class TokenBucket:
         self.rate = rate
         self.burst = float(burst)
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.stamp = monotonic()
 
     def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        # Taken for every message a socket receives: a comparison rather than a call to min().
+        now = monotonic()
+        tokens = self.tokens + (now - self.stamp) * self.rate
+        if tokens > self.burst:
+            tokens = self.burst
         self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if tokens >= 1.0:
+            self.tokens = tokens - 1.0
             return True
+        self.tokens = tokens
         return False
