@@ -15,8 +15,9 @@ live in this process, on uvloop, with the light callback sockets of bench/light_
 Printed: move round trip p50/p99 (until the actor has its own patch, and until every seat has
 it), moves (broadcasts) per second flat out, server CPU per move, server memory per room, and
 the ratios to the bare server, also as moves per second of server CPU, which other processes on
-a shared machine disturb far less than wall-clock rates. Every phase is bounded in time; the
-script stops by itself.
+a shared machine disturb far less than wall-clock rates, and the machine's one-minute load
+average at the end of each phase (above the core count, every figure but CPU per move is the
+machine's, not the server's). Every phase is bounded in time; the script stops by itself.
 """
 
 from __future__ import annotations
@@ -169,6 +170,7 @@ class Phase:
     cpu_share: float = 0.0
     kb_per_room: float = 0.0
     client_share: float = 0.0
+    load: float = 0.0
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -218,6 +220,7 @@ async def run_phase(
         cpu_share=(cpu1 - cpu0) / (t1 - t0),
         kb_per_room=(rss_after - rss_before) / rooms,
         client_share=(own1 - own0) / (t1 - t0),
+        load=os.getloadavg()[0],
     )
 
 
@@ -229,7 +232,7 @@ def line(name: str, phase: Phase) -> str:
         f"{percentile(phase.everyone, 0.99) * 1e3:6.2f} ms | {phase.moves_per_s:7.0f} moves/s "
         f"| server CPU {phase.cpu_share * 100:4.0f}% = {phase.cpu_per_move_us:5.0f} us/move "
         f"| {phase.kb_per_room:6.1f} KB/room | client CPU {phase.client_share * 100:3.0f}% "
-        f"({len(phase.own)} samples)"
+        f"| load {phase.load:4.1f} ({len(phase.own)} samples)"
     )
 
 
