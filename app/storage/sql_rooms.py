@@ -3,7 +3,7 @@ with app.storage.prepared's upsert; read here)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import fields
 from typing import Any
 
 from sqlalchemy import Row, select
@@ -12,6 +12,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.storage.models import ROOMS
 from app.storage.records import ROOM_CLOSED, RoomRecord, RoomSeatRecord, StoredRoom
 from app.storage.sql_reads import utc
+
+# A seat's fields are plain values: a dict of them is what asdict gives, without its deep copy
+# (room saves build these on the event loop).
+SEAT_FIELDS = tuple(field.name for field in fields(RoomSeatRecord))
 
 
 def room_values(room: RoomRecord) -> dict[str, Any]:
@@ -23,7 +27,7 @@ def room_values(room: RoomRecord) -> dict[str, Any]:
         "spectators": room.spectators,
         "hints": room.hints,
         "status": room.status,
-        "seats": [asdict(seat) for seat in room.seats],
+        "seats": [{name: getattr(seat, name) for name in SEAT_FIELDS} for seat in room.seats],
         "match_id": room.match_id,
     }
 
