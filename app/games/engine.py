@@ -21,6 +21,24 @@ View = dict[str, Any]
 Config = dict[str, Any]
 
 
+class SeatView(dict[str, Any]):
+    """One viewer's view built from the public view: `public` (read-only, shared by every
+    viewer of the same state) with the keys in `own` holding the viewer's own values instead.
+
+    To everything else it is a plain JSON object. The room's differ uses the two parts: the
+    change of the public view is found once for all the viewers of a change, and only the own
+    keys per viewer.
+    """
+
+    __slots__ = ("own", "public")
+
+    def __init__(self, public: View, own: Mapping[str, Any]) -> None:
+        super().__init__(public)
+        self.update(own)
+        self.public = public
+        self.own = tuple(own)
+
+
 class IllegalAction(Exception):
     """An action the rules refuse; the engine's state is unchanged when it is raised."""
 

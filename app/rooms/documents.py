@@ -9,13 +9,22 @@ at the end gets `remove`s, and any other list change (including a list emptied o
 empty) is one `replace`. This is exact (applying the patch gives the new document) and much
 faster than a general minimal-diff search; see bench/bench_diff.py for the measurement against
 the jsonpatch library.
+
+A seat's view (`SeatView`) is the public view with a few keys of its own: between two such
+views the differ diffs the public views (once per change for all viewers, when they share a
+`Shared`) and then only the own keys, so the part every viewer sees alike is walked once.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from app.games.engine import SeatView
+
 Patch = list[dict[str, Any]]
+# The patch between two public views at a path, by their identities (the entry holds both, so
+# neither id can be reused by another object while it is kept).
+Shared = dict[tuple[int, int], tuple[Any, Any, str, Patch]]
 _ABSENT = object()
 
 
@@ -25,9 +34,11 @@ def escape(key: str) -> str:
     return key
 
 
-def make_patch(old: Any, new: Any) -> Patch:
+def make_patch(old: Any, new: Any, shared: Shared | None = None) -> Patch:
+    """The patch from `old` to `new`; documents diffed with one `shared` (nothing changing in
+    between) diff the public views they hold once."""
     ops: Patch = []
-    _diff(old, new, "", ops)
+    _diff(old, new, "", ops, {} if shared is None else shared)
     return ops
 
 
@@ -39,19 +50,62 @@ def make_patch(old: Any, new: Any) -> Patch:
 # call per changed key was a fifth of the differ's time.
 
 
-def _diff(old: Any, new: Any, path: str, ops: Patch) -> None:
+def _diff(old: Any, new: Any, path: str, ops: Patch, shared: Shared) -> None:
     kind = type(new)
     if type(old) is not kind:
-        ops.append({"op": "replace", "path": path, "value": new})
+        _diff_kinds(old, new, path, ops, shared)
+    elif kind is SeatView:
+        _diff_views(old, new, path, ops, shared)
     elif kind is dict:
-        _diff_objects(old, new, path, ops)
+        _diff_objects(old, new, path, ops, shared)
     elif kind is list:
-        _diff_lists(old, new, path, ops)
+        _diff_lists(old, new, path, ops, shared)
     elif old != new:
         ops.append({"op": "replace", "path": path, "value": new})
 
 
-def _diff_objects(old: dict[str, Any], new: dict[str, Any], path: str, ops: Patch) -> None:
+def _diff_kinds(old: Any, new: Any, path: str, ops: Patch, shared: Shared) -> None:
+    """Values of two types: a view and a plain object are both JSON objects."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        _diff_objects(old, new, path, ops, shared)
+    else:
+        ops.append({"op": "replace", "path": path, "value": new})
+
+
+def _diff_views(old: SeatView, new: SeatView, path: str, ops: Patch, shared: Shared) -> None:
+    own = new.own
+    if old.own != own:
+        _diff_objects(old, new, path, ops, shared)
+        return
+    # Outside the own keys each view holds its public view's very values.
+    before, after = old.public, new.public
+    made = shared.get((id(before), id(after)))
+    if made is None or made[0] is not before or made[1] is not after or made[2] != path:
+        public: Patch = []
+        _diff_objects(before, after, path, public, shared)
+        made = shared[(id(before), id(after))] = (before, after, path, public)
+    clash = False
+    for key in own:
+        if before.get(key, _ABSENT) is not after.get(key, _ABSENT):
+            clash = True
+    if not clash:
+        # The public values of the own keys did not change, so no public op touches them.
+        ops.extend(made[3])
+    else:
+        mine = {escape(key) for key in own}
+        start = len(path) + 1
+        for op in made[3]:
+            if op["path"][start:].split("/", 1)[0] not in mine:
+                ops.append(op)
+    for key in own:
+        value, fresh = old[key], new[key]
+        if value is not fresh:
+            _diff(value, fresh, f"{path}/{escape(key)}", ops, shared)
+
+
+def _diff_objects(
+    old: dict[str, Any], new: dict[str, Any], path: str, ops: Patch, shared: Shared
+) -> None:
     kept = 0
     for key, value in old.items():
         fresh = new.get(key, _ABSENT)
@@ -63,13 +117,15 @@ def _diff_objects(old: dict[str, Any], new: dict[str, Any], path: str, ops: Patc
             continue
         kind = type(fresh)
         if type(value) is not kind:
-            ops.append({"op": "replace", "path": f"{path}/{escape(key)}", "value": fresh})
+            _diff_kinds(value, fresh, f"{path}/{escape(key)}", ops, shared)
+        elif kind is SeatView:
+            _diff_views(value, fresh, f"{path}/{escape(key)}", ops, shared)
         elif value == fresh:
             continue
         elif kind is dict:
-            _diff_objects(value, fresh, f"{path}/{escape(key)}", ops)
+            _diff_objects(value, fresh, f"{path}/{escape(key)}", ops, shared)
         elif kind is list:
-            _diff_lists(value, fresh, f"{path}/{escape(key)}", ops)
+            _diff_lists(value, fresh, f"{path}/{escape(key)}", ops, shared)
         else:
             ops.append({"op": "replace", "path": f"{path}/{escape(key)}", "value": fresh})
     # Every key of `new` was seen above unless it holds more keys than were kept.
@@ -79,29 +135,29 @@ def _diff_objects(old: dict[str, Any], new: dict[str, Any], path: str, ops: Patc
                 ops.append({"op": "add", "path": f"{path}/{escape(key)}", "value": value})
 
 
-def _diff_lists(old: list[Any], new: list[Any], path: str, ops: Patch) -> None:
-    shared = min(len(old), len(new))
+def _diff_lists(old: list[Any], new: list[Any], path: str, ops: Patch, shared: Shared) -> None:
+    common = min(len(old), len(new))
     # A list emptied or filled from empty (a seat's legal actions, every turn) is one op.
-    if len(old) != len(new) and (not shared or old[:shared] != new[:shared]):
+    if len(old) != len(new) and (not common or old[:common] != new[:common]):
         ops.append({"op": "replace", "path": path, "value": new})
         return
-    for index in range(shared):
+    for index in range(common):
         before, after = old[index], new[index]
         if before is after:
             continue
         kind = type(after)
-        if type(before) is not kind:
-            ops.append({"op": "replace", "path": f"{path}/{index}", "value": after})
+        if type(before) is not kind or kind is SeatView:
+            _diff(before, after, f"{path}/{index}", ops, shared)
         elif before == after:
             continue
         elif kind is dict:
-            _diff_objects(before, after, f"{path}/{index}", ops)
+            _diff_objects(before, after, f"{path}/{index}", ops, shared)
         elif kind is list:
-            _diff_lists(before, after, f"{path}/{index}", ops)
+            _diff_lists(before, after, f"{path}/{index}", ops, shared)
         else:
             ops.append({"op": "replace", "path": f"{path}/{index}", "value": after})
-    for index in range(shared, len(new)):
+    for index in range(common, len(new)):
         ops.append({"op": "add", "path": f"{path}/-", "value": new[index]})
     # Remove from the end backwards so every index stays valid while the patch is applied.
-    for index in range(len(old) - 1, shared - 1, -1):
+    for index in range(len(old) - 1, common - 1, -1):
         ops.append({"op": "remove", "path": f"{path}/{index}"})

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from app.rooms.documents import Patch, make_patch
+from app.rooms.documents import Patch, Shared, make_patch
 
 Document = dict[str, Any]
 # Raised only for changes an existing client could misread; additions keep the number.
@@ -83,6 +83,8 @@ class Fanout:
         # Tabs of one seat usually hold the same version: one patch text serves them all.
         patches: dict[tuple[int | None, int], Patch] = {}
         texts: dict[tuple[int | None, int], str] = {}
+        # Seats' views share the public view: its change is found once for them all.
+        shared: Shared = {}
         acking = None if ack is None else ack[0]
         for connection in self.connections:
             seat = connection.seat
@@ -92,7 +94,7 @@ class Fanout:
             key = (seat, connection.version)
             patch = patches.get(key)
             if patch is None:
-                patch = patches[key] = make_patch(connection.doc, doc)
+                patch = patches[key] = make_patch(connection.doc, doc, shared)
             if connection is acking:
                 assert ack is not None
                 message = {"type": "ack", "seq": ack[1], "from": connection.version}

@@ -9,7 +9,8 @@ import jsonpatch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rooms.documents import make_patch
+from app.games.engine import SeatView
+from app.rooms.documents import Shared, make_patch
 
 # Documents keep one JSON type per field, so the values here never put True where 1 was.
 scalars = st.none() | st.integers(-5, 5) | st.sampled_from(["H1", "R5a", "", "~/"])
@@ -43,3 +44,29 @@ def test_a_card_drawn_onto_the_end_of_a_hand_is_one_add() -> None:
 
 def test_a_field_that_turns_from_one_to_true_is_replaced() -> None:
     assert make_patch({"x": 1}, {"x": True}) == [{"op": "replace", "path": "/x", "value": True}]
+
+
+views = st.dictionaries(st.sampled_from(["a", "b", "seat", "me", "x/y"]), documents, max_size=5)
+owns = st.dictionaries(st.sampled_from(["seat", "me", "b", "x/y"]), documents, max_size=2)
+
+
+@given(views, views, owns, owns)
+def test_seat_views_diffed_through_their_public_views_patch_exactly(
+    public_old: Any, public_new: Any, own_old: Any, own_new: Any
+) -> None:
+    """Two seats' views of one change share the diff of the public views; each patch is exact,
+    whether or not the seats' own keys are the same or shadow changing public values."""
+    shared: Shared = {}
+    seats = [(own_old, own_new), ({**own_old}, {**own_old, **own_new})]
+    for before, after in seats:
+        old = {"game": SeatView(public_old, before)}
+        new = {"game": SeatView(public_new, after)}
+        patch = make_patch(old, new, shared)
+        assert jsonpatch.apply_patch(copy.deepcopy(old), patch) == new
+    assert make_patch(SeatView(public_old, own_old), SeatView(public_old, own_old)) == []
+
+
+def test_a_seat_view_against_a_plain_object_is_diffed_key_by_key() -> None:
+    old = {"game": {"seat": 0, "a": [1]}}
+    new = {"game": SeatView({"seat": None, "a": [1, 2]}, {"seat": 0})}
+    assert make_patch(old, new) == [{"op": "add", "path": "/game/a/-", "value": 2}]

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, ClassVar, Self
 
-from app.games.engine import Action, Config, IllegalAction, Seat, View
+from app.games.engine import Action, Config, IllegalAction, Seat, SeatView, View
 from app.games.gin_rummy import config as variant
 from app.games.gin_rummy.cards import CARD_NAMES, DECK_SIZE, parse_cards, rank_of, suit_of
 from app.games.gin_rummy.hand import Hand, HandPhase, TableViews, deal, hidden_cards, own_view
@@ -259,13 +259,11 @@ class GinRummy:
         until a knock lays both hands open), so its view differs from others in `seat` and `me`."""
         if self._public is None or self._public[0] != self._changes:
             self._public = (self._changes, self._public_view())
-        view = dict(self._public[1])
-        if seat is not None:
-            view["seat"] = seat
-            own = self._hand_of(seat)
-            if own is not None:
-                view["me"] = self._own_view(own, seat)
-        return view
+        if seat is None:
+            return SeatView(self._public[1], {})
+        hand = self._hand_of(seat)
+        me = None if hand is None else self._own_view(hand, seat)
+        return SeatView(self._public[1], {"seat": seat, "me": me})
 
     def _public_view(self) -> View:
         """The spectator's view; a seat's view differs in `seat` and `me`."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from app.games.engine import Action, IllegalAction, Seat, View
+from app.games.engine import Action, IllegalAction, Seat, SeatView, View
 from app.games.rummikub.melds import read_meld
 from app.games.rummikub.tiles import is_joker
 
@@ -174,11 +174,10 @@ def _rounds(game: Rummikub) -> list[dict[str, Any]]:
 def seat_view(public: View, game: Rummikub, seat: Seat | None) -> View:
     """`public` with the seat filled in and its own rack: a new top-level object per call, so
     nothing one seat's view holds alone is ever reachable from another's."""
-    view = dict(public)
-    view["seat"] = seat
-    if seat is not None and public["phase"] == "playing":
-        view["rack"] = list(game.racks[seat])
-    return view
+    if seat is None:
+        return SeatView(public, {})
+    rack = list(game.racks[seat]) if public["phase"] == "playing" else None
+    return SeatView(public, {"seat": seat, "rack": rack})
 
 
 def legal_templates(game: Rummikub, seat: Seat | None) -> list[Action]:
