@@ -186,7 +186,9 @@ def _keep_best(
     rack_jokers: int,
     groups_lost: IntArray,  # per leftover code: old groups of the number given up
 ) -> None:
-    """Mark (score -1) all but the `beam` states of highest bound (ties kept)."""
+    """Mark (score -1) all but the `beam` states of highest bound (ties kept), among equal
+    bounds those with fewer jokers used: a joker in hand still fits anywhere, and the finer
+    order keeps fewer ties (the bench: a third less narrow pass, as many first plays best)."""
     limits = np.full(hi - lo, -1, dtype=np.int64)
     for index in range(lo, hi):
         score = scores[index]
@@ -194,12 +196,13 @@ def _keep_best(
             continue
         key = keys[index]
         u = (key >> 48) & 3
-        limits[index - lo] = (
+        bound_here = (
             score
             + bound
             + joker_score * (rack_jokers - max(0, u - table_jokers))
             - groups_lost[(key >> 50) & 255]
         )
+        limits[index - lo] = bound_here * 4 + 3 - u
     cutoff = np.partition(limits, len(limits) - beam)[len(limits) - beam]
     for index in range(lo, hi):
         if limits[index - lo] < cutoff:

@@ -33,7 +33,7 @@ from app.bots.rummikub_dp import (
 from app.bots.rummikub_melds import JOKER, JOKER_POINTS, meld_layout, type_points
 from app.bots.rummikub_melds import tile_type as parse_tile_type
 
-BEAM = 75  # states per step in the first, narrow pass
+BEAM = 50  # states per step in the first, narrow pass
 # A time limit becomes a cap on the states of a full pass: the program handles about five
 # million a second (bench/bench_rummikub_solver.py), less on a busy host.
 STATES_PER_SECOND = 2_000_000
@@ -169,15 +169,10 @@ def best_play(
 
 
 def _counts(tiles: Sequence[str]) -> tuple[IntArray, int]:
+    per_type = np.bincount(np.array([tile_type(t) for t in tiles], dtype=np.int64), minlength=53)
     counts = np.zeros((4, 14), dtype=np.int64)
-    jokers = 0
-    for tile in tiles:
-        t = tile_type(tile)
-        if t == JOKER:
-            jokers += 1
-        else:
-            counts[t // 13, t % 13 + 1] += 1
-    return counts, jokers
+    counts[:, 1:] = per_type[:JOKER].reshape(4, 13)
+    return counts, int(per_type[JOKER])
 
 
 def _best_play(
@@ -251,30 +246,31 @@ class _Problem:
         run_of = np.zeros((4, MAX_OLD_RUNS_PER_COLOUR), dtype=np.int64)
         run_local = np.zeros(max(len(runs), 1), dtype=np.int64)
         starts = np.zeros((4, 14, MAX_STARTS), dtype=np.int64)
-        start_count = np.zeros((4, 14), dtype=np.int64)
-        depth = np.zeros((4, 15), dtype=np.int64)
+        # Plain lists while counting: a numpy scalar access costs ten list accesses.
+        start_count = [[0] * 14 for _ in range(4)]
+        depth = [[0] * 15 for _ in range(4)]
         per_colour = [0, 0, 0, 0]
         for i, run in enumerate(runs):
             c = run.colour
-            if per_colour[c] == MAX_OLD_RUNS_PER_COLOUR or start_count[c, run.start] == MAX_STARTS:
+            count = start_count[c][run.start]
+            if per_colour[c] == MAX_OLD_RUNS_PER_COLOUR or count == MAX_STARTS:
                 raise _Unsupported("too many old runs of one colour")
             run_of[c, per_colour[c]] = i
             run_local[i] = per_colour[c]
             per_colour[c] += 1
-            starts[c, run.start, start_count[c, run.start]] = i
-            start_count[c, run.start] += 1
-            depth[c, run.start : run.end + 1] += 1
-        if depth.max() > SLOTS:
+            starts[c, run.start, count] = i
+            start_count[c][run.start] = count + 1
+            for v in range(run.start, run.end + 1):
+                depth[c][v] += 1
+        if max(max(row) for row in depth) > SLOTS:
             raise _Unsupported("more old runs of one colour over one number than slots")
         static, splits = _static_groups(not attach)
         colours = np.zeros((len(groups), 4), dtype=np.int64)
         for i, group in enumerate(groups):
             colours[i, list(group.colours)] = 1
+        group_values = np.array([g.value for g in groups], dtype=np.int64)
         group_best = group_table(
-            static,
-            np.array([g.value for g in groups], dtype=np.int64),
-            colours,
-            np.array([g.jokers for g in groups], dtype=np.int64),
+            static, group_values, colours, np.array([g.jokers for g in groups], dtype=np.int64)
         )
         # What each step may add at most: rack tiles and old runs starting there per colour,
         # old groups of the number at its last step (row 4).
@@ -282,8 +278,7 @@ class _Problem:
         value[:4] = rack_cnt * (tile_weight + np.arange(14) * point_weight)
         for run in runs:
             value[run.colour, run.start] += 1
-        for group in groups:
-            value[4, group.value] += 1
+        value[4] = np.bincount(group_values, minlength=14)
         # Attaching, jokers score nothing and need not be laid, see `_best_play`.
         jokers = [0, table_jokers + rack_jokers] if attach else [table_jokers, rack_jokers]
         arrays = (
@@ -295,9 +290,9 @@ class _Problem:
             run_of,
             run_local,
             starts,
-            start_count,
+            np.array(start_count, dtype=np.int64),
             group_best,
-            np.array([all(g.value != v for g in groups) for v in range(14)], dtype=np.int64),
+            (value[4] == 0).astype(np.int64),
             *groups_ahead(group_best),
         )
         return cls(
@@ -396,20 +391,16 @@ def _unproven(laid: _Laid) -> _Laid:
 def _bound_after(ahead: IntArray, value: IntArray) -> IntArray:
     """After each step, the most score still to come: the bound from the next number on,
     plus what the steps still ahead at this number may add."""
-    after = np.zeros(STEPS, dtype=np.int64)
-    for v in range(1, 14):
-        base = (v - 1) * STEPS_PER_NUMBER
-        after[base + 4] = ahead[v]
-        for c in range(3, -1, -1):
-            after[base + c] = after[base + c + 1] + value[c + 1, v]
-    return after
+    # later[c, v]: what the steps after step c of number v may add at v
+    later = np.zeros((STEPS_PER_NUMBER, 14), dtype=np.int64)
+    later[:4] = np.cumsum(value[:0:-1], axis=0)[::-1]
+    return np.asarray((later[:, 1:] + ahead[1:]).T.reshape(STEPS), dtype=np.int64)
 
 
 def _trivial_bounds(value: IntArray) -> IntArray:
     """ahead[v]: every rack tile after v laid and every old meld starting after v kept."""
     ahead = np.zeros(14, dtype=np.int64)
-    for v in range(12, -1, -1):
-        ahead[v] = ahead[v + 1] + value[:, v + 1].sum()
+    ahead[:13] = np.cumsum(value.sum(axis=0)[:0:-1])[::-1]
     return ahead
 
 
