@@ -141,6 +141,23 @@ async def test_a_match_and_its_first_actions_made_together_are_kept_in_order(
     assert [s.final_score for s in match.seats] == [3, 0]
 
 
+async def test_every_write_for_an_unknown_match_is_refused_as_such(store: MatchStore) -> None:
+    # The SQL stores write seats and hand results as upserts, which learn of a missing match
+    # only from its foreign key; the caller must still hear "unknown_match", and nothing else
+    # in the same batch may fail with it.
+    await create(store, match_id="m1")
+    bot = SeatRecord(seat=1, name="Bot", kind="bot", level="easy", token_hash=None)
+    writes = [
+        store.update_seat(match_id="nope", seat=bot),
+        store.record_hand(match_id="nope", hand_index=0, result={}),
+        store.update_room_meta(match_id="nope", room_meta={}),
+        store.finish_match(match_id="nope", status="finished", result=None, final_scores=[1, 2]),
+        store.append_action(match_id="m1", index=0, seat=0, action={"type": "draw"}),
+    ]
+    results = await asyncio.gather(*writes, return_exceptions=True)
+    assert [getattr(r, "code", r) for r in results] == ["unknown_match"] * 4 + [None]
+
+
 async def test_a_seat_update_replaces_that_seat_only(store: MatchStore) -> None:
     await create(store, seats=seats("ann"))
     bot = SeatRecord(seat=1, name="Bot", kind="bot", level="hard", token_hash=None)
