@@ -44,6 +44,9 @@ class Rummikub:
         self.config = config
         self.players = players
         self.rng = rng
+        # The random state as to_json gives it, kept until the next shuffle: reading it out of
+        # the generator costs more than the rest of the state.
+        self._rng_state: tuple[int, tuple[int, ...], float | None] | None = None
         self._phase = Phase.PLAYING
         self.round = 0
         self.first_seat = 0
@@ -175,7 +178,7 @@ class Rummikub:
     def _draw_for_first_player(self) -> int:
         """Rule 2: each draws a tile, highest number starts (a joker counts 0), ties redraw."""
         tiles = list(ALL_TILES)
-        self.rng.shuffle(tiles)
+        self._shuffle(tiles)
         contenders = list(range(self.players))
         while len(contenders) > 1:
             drawn = {seat: tiles.pop() for seat in contenders}
@@ -186,10 +189,14 @@ class Rummikub:
             contenders = [seat for seat in contenders if numbers[seat] == best]
         return contenders[0]
 
+    def _shuffle(self, tiles: list[str]) -> None:
+        self.rng.shuffle(tiles)
+        self._rng_state = None
+
     def _start_round(self, first_seat: int, deck: list[str] | None) -> None:
         if deck is None:
             deck = list(ALL_TILES)
-            self.rng.shuffle(deck)
+            self._shuffle(deck)
         size = self.config["tiles_per_player"]
         self.racks = [deck[seat * size : (seat + 1) * size] for seat in range(self.players)]
         self.pool = deck[self.players * size :]
@@ -371,7 +378,9 @@ class Rummikub:
     # -- serialisation --------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        version, internal, gauss = self.rng.getstate()
+        if self._rng_state is None:
+            self._rng_state = self.rng.getstate()
+        version, internal, gauss = self._rng_state
         return {
             "game": self.name,
             "config": dict(self.config),

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.games.engine import Action, IllegalAction, Seat, SeatView, View
 from app.games.rummikub.melds import read_meld
-from app.games.rummikub.tiles import is_joker
+from app.games.rummikub.tiles import JOKERS, is_joker
 
 if TYPE_CHECKING:
     from app.games.rummikub.engine import Rummikub
@@ -195,12 +195,13 @@ def legal_templates(game: Rummikub, seat: Seat | None) -> list[Action]:
     actions: list[Action] = [{"type": "play", "table": [], "jokers": {}}]
     actions.append({"type": "draw"} if game.pool else {"type": "pass"})
     actions.append({"type": "move", "tile": "", "to": "new"})
-    if any(len(meld) > 1 for meld in table):
+    if max(map(len, table), default=0) > 1:
         actions.append({"type": "split", "meld": 0, "at": 1})
     if len(table) > 1:
         actions.append({"type": "merge", "meld": 0, "into": 1})
     # Name a joker that is on the table: "J1" might be on another seat's rack.
-    table_jokers = sorted(tile for meld in table for tile in meld if is_joker(tile))
+    on_table = set().union(*table)
+    table_jokers = [joker for joker in JOKERS if joker in on_table]
     if table_jokers:
         actions.append({"type": "declare", "joker": table_jokers[0], "as": None})
     if turn is not None:
