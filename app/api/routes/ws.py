@@ -74,26 +74,44 @@ async def receive_hello(websocket: WebSocket, seconds: float) -> Hello | int:
 
 
 async def room_socket(scope: Scope, receive: Receive, send: Send) -> None:
-    # Starlette's WebSocket for the handshake and the hello; after them, the session and its
-    # outbox talk to the server's receive and send themselves, without its checks and wrappers
-    # around every message (bench/bench_server.py: CPU per move).
+    joined = await join(scope, receive, send)
+    if joined is None:
+        return
+    room, connection, outbox = joined
+    settings: Settings = scope["app"].state.settings
+    outbox.start()
+    try:
+        await Session(room, connection, outbox, settings).run(receive)
+    finally:
+        await room.disconnect(connection)
+        await outbox.finish()
+
+
+async def join(
+    scope: Scope, receive: Receive, send: Send
+) -> tuple[Room, Connection, SocketOutbox] | None:
+    """The handshake and the hello, through Starlette's WebSocket; None once refused.
+
+    After them the session and its outbox talk to the server's receive and send themselves,
+    without that wrapper's checks around every message (bench/bench_server.py: CPU per move),
+    and without holding it while the socket is open (memory per room).
+    """
     websocket = WebSocket(scope, receive=receive, send=send)
-    room_id: str = websocket.path_params["room_id"]
     settings: Settings = websocket.app.state.settings
     directory: RoomDirectory = websocket.app.state.directory
     if not origin_allowed(websocket, settings):
         await websocket.close(CLOSE_FORBIDDEN, "origin not allowed")
-        return
+        return None
     await websocket.accept()
     try:
-        room = directory.get(room_id)
+        room = directory.get(websocket.path_params["room_id"])
     except RoomError:
         await websocket.close(CLOSE_NO_ROOM, "no such room")
-        return
+        return None
     hello = await receive_hello(websocket, settings.ws_hello_timeout_s)
     if isinstance(hello, int):
         await close_quietly(websocket, hello, "expected {'type': 'hello', 'token': ...}")
-        return
+        return None
     token_hash = None if hello.token is None else hash_token(hello.token)
     outbox = SocketOutbox(send)
     try:
@@ -101,13 +119,8 @@ async def room_socket(scope: Scope, receive: Receive, send: Send) -> None:
     except RoomError as exc:
         code = CLOSE_BAD_TOKEN if exc.code == "bad_token" else CLOSE_FORBIDDEN
         await close_quietly(websocket, code, exc.message)
-        return
-    outbox.start()
-    try:
-        await Session(room, connection, outbox, settings).run(receive)
-    finally:
-        await room.disconnect(connection)
-        await outbox.finish()
+        return None
+    return room, connection, outbox
 
 
 async def close_quietly(websocket: WebSocket, code: int, reason: str) -> None:
