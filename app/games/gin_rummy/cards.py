@@ -19,6 +19,8 @@ CARD_NAMES: tuple[str, ...] = tuple(f"{suit}{rank}" for suit in SUITS for rank i
 CARD_INDEX: dict[str, int] = {name: index for index, name in enumerate(CARD_NAMES)}
 # Ace 1, two to ten face value, J/Q/K 10; by card number.
 CARD_POINTS: tuple[int, ...] = tuple(min(rank, 10) for _suit in SUITS for rank in RANKS)
+# Each card's bit in a mask: the mask of distinct cards is the sum of their bits.
+CARD_BITS: tuple[int, ...] = tuple(1 << card for card in range(DECK_SIZE))
 
 
 def suit_of(card: int) -> int:
@@ -70,7 +72,7 @@ def from_mask(mask: int) -> list[int]:
 
 def names(cards: Iterable[int]) -> list[str]:
     """Names in display order: by suit, then rank."""
-    return [CARD_NAMES[card] for card in sorted(cards)]
+    return list(map(CARD_NAMES.__getitem__, sorted(cards)))
 
 
 def points(cards: Iterable[int]) -> int:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from app.games.gin_rummy.cards import (
+    CARD_BITS,
     CARD_NAMES,
     CARD_POINTS,
     DECK_SIZE,
@@ -243,13 +244,15 @@ def knock_deadwood_mask(mask: int, taken: int | None) -> int:
 @lru_cache(maxsize=OWN_SUMMARY_CACHE)
 def _own_summary(cards: tuple[int, ...], taken: int | None) -> tuple[Any, ...]:
     """Immutable parts of the own view: cards, melds, deadwood, points, knock deadwood."""
-    mask = to_mask(cards)
+    mask = sum(map(CARD_BITS.__getitem__, cards))
     arrangement = best_arrangement_mask(mask)
     knock = knock_deadwood_mask(mask, taken) if len(cards) > HAND_SIZE else None
+    name = CARD_NAMES.__getitem__
+    # Cards, melds and deadwood come in ascending card order, which is the display order.
     return (
-        tuple(map(CARD_NAMES.__getitem__, cards)),
-        tuple(tuple(names(meld)) for meld in arrangement.melds),
-        tuple(names(arrangement.deadwood)),
+        tuple(map(name, cards)),
+        tuple(tuple(map(name, meld)) for meld in arrangement.melds),
+        tuple(map(name, arrangement.deadwood)),
         arrangement.deadwood_points,
         knock,
     )

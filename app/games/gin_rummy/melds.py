@@ -16,9 +16,9 @@ from itertools import pairwise
 
 from app.games.gin_rummy.cards import (
     CARD_INDEX,
+    CARD_POINTS,
     SUIT_BITS,
     SUIT_WORD,
-    card_points,
     from_mask,
     names,
     rank_of,
@@ -130,7 +130,7 @@ class Arrangement:
 
     @property
     def deadwood_points(self) -> int:
-        return sum(card_points(card) for card in self.deadwood)
+        return sum(map(CARD_POINTS.__getitem__, self.deadwood))
 
     def to_json(self) -> dict[str, object]:
         return {
