@@ -221,23 +221,34 @@ _CARDS_BY_POINTS = tuple(
 )
 
 
-def knock_deadwood_mask(mask: int, taken: int | None) -> int:
-    """The lowest deadwood left by setting aside one card (not the one just taken) of 11."""
+def knock_deadwood_mask(mask: int, taken: int | None, deadwood: int = 0) -> int:
+    """The lowest deadwood left by setting aside one card (not the one just taken) of 11.
+
+    `deadwood`, if given, masks the deadwood cards of one best arrangement of the 11.
+    """
     whole = min_deadwood_mask(mask)
     best = 1 << 30
     keep = mask if taken is None else mask & ~(1 << taken)
-    # Setting card c aside leaves at least whole - points(c), so trying the highest cards
-    # first lets the search stop as soon as no remaining card could do better.
+    # Setting card c aside leaves at least whole - points(c), and exactly that for a deadwood
+    # card (the arrangement stands without it): the highest deadwood card gives a bound at
+    # once, and only melded cards worth more can beat it.
+    loose = keep & deadwood
+    for points, worth in _CARDS_BY_POINTS if loose else ():
+        if loose & worth:
+            best = whole - points
+            break
+    # Trying the highest cards first lets the search stop as soon as no remaining card could
+    # do better.
     for points, worth in _CARDS_BY_POINTS:
         if whole - points >= best:
             break
-        cards = keep & worth
+        cards = keep & worth & ~loose
         while cards:
             card = cards & -cards
             cards ^= card
-            deadwood = min_deadwood_mask(mask ^ card)
-            if deadwood < best:
-                best = deadwood
+            after = min_deadwood_mask(mask ^ card)
+            if after < best:
+                best = after
     return best
 
 
@@ -246,7 +257,10 @@ def _own_summary(cards: tuple[int, ...], taken: int | None) -> tuple[Any, ...]:
     """Immutable parts of the own view: cards, melds, deadwood, points, knock deadwood."""
     mask = sum(map(CARD_BITS.__getitem__, cards))
     arrangement = best_arrangement_mask(mask)
-    knock = knock_deadwood_mask(mask, taken) if len(cards) > HAND_SIZE else None
+    knock = None
+    if len(cards) > HAND_SIZE:
+        loose = sum(map(CARD_BITS.__getitem__, arrangement.deadwood))
+        knock = knock_deadwood_mask(mask, taken, loose)
     name = CARD_NAMES.__getitem__
     # Cards, melds and deadwood come in ascending card order, which is the display order.
     return (
