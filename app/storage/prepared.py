@@ -10,6 +10,10 @@ send, run by the writers straight on sqlite3 or asyncpg.
 
 Room saves, seat changes and hand results are upserts, one statement each (both databases
 have INSERT ... ON CONFLICT DO UPDATE); a write for an unknown match breaks a foreign key.
+
+The server bench's rooms end a Gin Rummy hand about every 40 moves, with a hand result and two
+room saves. User-space instructions per move of the server (callgrind, 10 rooms flat out):
+in-memory log 715k; SQLite 846k before, 806k after; PostgreSQL 1169k before, 826k after.
 """
 
 from __future__ import annotations
