@@ -19,8 +19,9 @@ then old melds kept (an old run scores where it begins, since a state that canno
 no successor: the bound then needs no count of the old runs a state holds). A pass drops
 every state whose score plus an upper bound on what is still to come is below a threshold
 (within a number the bound counts only the old groups of that number the leftovers so far
-can still keep, see `groups_ahead`), and every state that another state of the same step
-dominates (`_drop_dominated`); it is exact when the optimum is at or above the threshold.
+can still keep, see `rummikub_groups.groups_ahead`), and every state that another state of
+the same step dominates (`_drop_dominated`); it is exact when the optimum is at or above the
+threshold.
 A narrow pass instead keeps only the states of highest bound at each step (`beam`), which
 finds a good play fast but proves nothing. `rummikub_rearrange` drives the passes.
 
@@ -28,6 +29,10 @@ When `attach` is set, jokers score nothing and stand only where a meld needs the
 may not end a free run of three or more (such a run carries label 4 until a real tile follows)
 nor start one except as 11, and a group takes a joker only to reach three; the caller adds
 the other jokers to the new melds afterwards.
+
+This module is one compiled kernel and the helpers it calls, kept in one file (past the usual
+size) because numba's cache is checked against the file of the cached function only: a
+helper changed in another module would leave a stale compiled `search` in the cache.
 """
 
 from __future__ import annotations
@@ -292,36 +297,6 @@ def _put(
         h = (h + 1) & mask
 
 
-@njit(cache=True, nogil=True)
-def groups_ahead(group_best: IntArray) -> tuple[IntArray, IntArray]:
-    """Per number, colour step, leftovers of the colours so far and jokers still free (0-2):
-    the most old groups of that number still keepable whatever the later colours leave over
-    (-1: the leftovers can no longer split into groups); and per number, the most old groups
-    kept at all.
-
-    A colour step bounds its states with these in place of "every old group of the number
-    kept", so a state that gave up an old group's tile (or any chance of groups) is pruned
-    at once rather than after the later colours of the number multiply it.
-    """
-    ahead = np.full((14, 4, 256, 3), -1, dtype=np.int64)
-    cap = np.zeros(14, dtype=np.int64)
-    for v in range(1, 14):
-        for code in range(256):
-            best = -1
-            for k in range(3):
-                best = max(best, group_best[v, code, k])
-                ahead[v, 3, code, k] = best
-            cap[v] = max(cap[v], best)
-        for c in range(2, -1, -1):
-            for code in range(1 << (2 * c + 2)):
-                for k in range(3):
-                    best = -1
-                    for g in range(3):
-                        best = max(best, ahead[v, c + 1, code | (g << (2 * c + 2)), k])
-                    ahead[v, c, code, k] = best
-    return ahead, cap
-
-
 # One long function: the compiled hot loop over steps, states and moves, whose parts share
 # many locals (the state being expanded, the hash table, the growing arrays of the pass) that
 # calls would have to pass back and forth.
@@ -343,7 +318,7 @@ def search(
     start_count: IntArray,  # (4, 14)
     group_best: IntArray,  # (14, 256, 3): most old groups kept, -1 if the rest won't split
     symmetric: IntArray,  # (14,): 1 where group_best ignores which colour a leftover has
-    kept_ahead: IntArray,  # (14, 4, 256, 3) and (14,): see `groups_ahead`
+    kept_ahead: IntArray,  # (14, 4, 256, 3) and (14,): see rummikub_groups
     kept_cap: IntArray,
     bound_after: IntArray,  # (STEPS,): most score still possible after each step
     tile_weight: int,
@@ -650,54 +625,6 @@ def search(
         path_keys[step + 1] = keys[at]
         at = parents[at]
     return 1, int(scores[best]), int(dropped), path_actions, path_keys, level_start
-
-
-@njit(cache=True, nogil=True)
-def group_table(
-    static: IntArray,  # (256, 3): 0 if the leftovers split into groups with k jokers, else -1
-    group_value: IntArray,  # per old group
-    group_colours: IntArray,  # (groups, 4): 1 where the group holds that colour's real tile
-    group_jokers: IntArray,
-) -> IntArray:
-    """Per number, leftover code and jokers: the most old groups kept whole (-1: no split)."""
-    out = np.empty((14, 256, 3), dtype=np.int64)
-    for v in range(14):
-        out[v] = static
-    ids = np.empty(len(group_value), dtype=np.int64)
-    need = np.zeros(4, dtype=np.int64)
-    for v in range(1, 14):
-        n = 0
-        for i in range(len(group_value)):
-            if group_value[i] == v:
-                ids[n] = i
-                n += 1
-        for subset in range(1, 1 << n):
-            need[:] = 0
-            need_jokers = 0
-            size = 0
-            for k in range(n):
-                if (subset >> k) & 1:
-                    size += 1
-                    need_jokers += group_jokers[ids[k]]
-                    for c in range(4):
-                        need[c] += group_colours[ids[k], c]
-            if need_jokers > 2:
-                continue
-            for g in range(256):
-                rest = 0
-                fits = True
-                for c in range(4):
-                    have = (g >> (2 * c)) & 3
-                    if have > 2 or have < need[c]:
-                        fits = False
-                        break
-                    rest |= (have - need[c]) << (2 * c)
-                if not fits:
-                    continue
-                for k in range(need_jokers, 3):
-                    if static[rest, k - need_jokers] >= 0 and out[v, g, k] < size:
-                        out[v, g, k] = size
-    return out
 
 
 _typed_search = cast(Callable[..., tuple[int, int, int, IntArray, IntArray, IntArray]], search)

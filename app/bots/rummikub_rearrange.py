@@ -1,129 +1,48 @@
 """The best play after the initial meld, by the dynamic program of `rummikub_dp`.
 
-This module turns a table and a rack into the program's arrays, runs its passes (a narrow
-one for a good play, then full ones to prove it best or find better), and turns the path
-found back into melds of tile ids: old melds kept whole keep their own tiles and order; new
-melds take the loose table tiles of the old melds that were broken before any rack tile of
-the same type. Jokers are first left out wherever a meld can do without them and added at
-the end (see `_best_play`), which spares the program most of the places a joker could stand.
+This module turns a table and a rack into the program's arrays and runs its passes (a narrow
+one for a good play, then full ones to prove it best or find better); `rummikub_replay`
+turns the path found back into melds of tile ids. Jokers are first left out wherever a meld
+can do without them and added at the end (see `_best_play`), which spares the program most
+of the places a joker could stand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import cache, lru_cache
-from itertools import combinations
 
 import numpy as np
 
 from app.bots.rummikub_dp import (
     MAX_OLD_RUNS_PER_COLOUR,
     MAX_STARTS,
-    OLD,
     SLOTS,
     STEPS,
     STEPS_PER_NUMBER,
-    TRAILING_JOKER,
     IntArray,
-    group_table,
-    groups_ahead,
     run_pass,
 )
+from app.bots.rummikub_groups import GroupSplit, group_table, groups_ahead, static_groups
 from app.bots.rummikub_melds import JOKER, JOKER_POINTS, meld_layout, type_points
-from app.bots.rummikub_melds import tile_type as parse_tile_type
+from app.bots.rummikub_replay import Laid, OldGroup, OldRun, Play, replay, tile_type
+
+__all__ = ["Play", "best_play", "placed_points"]
 
 BEAM = 50  # states per step in the first, narrow pass
 # A time limit becomes a cap on the states of a full pass: the program handles about five
 # million a second (bench/bench_rummikub_solver.py), less on a busy host.
 STATES_PER_SECOND = 2_000_000
-# A few hundred tile ids are read a hundred times a solve; parsing each was ~5% of a solve.
-tile_type = lru_cache(maxsize=1024)(parse_tile_type)
-GroupSplit = tuple[tuple[tuple[int, ...], int], ...]  # (colours, jokers) per group
-
-
-@dataclass(frozen=True)
-class Play:
-    """The rearranged table, the rack tiles it lays, and how many old melds it keeps whole."""
-
-    table: list[list[str]]
-    placed: list[str]
-    kept: int
-    optimal: bool = True  # False: a time limit cut the proof short
-
-
-@dataclass(frozen=True)
-class _Laid:
-    """A play and the jokers it left off the table (the broken melds' first, then the rack's)."""
-
-    play: Play
-    loose_jokers: list[str]
-
-
-def _split_groups(left: tuple[int, ...], jokers: int, spare: bool) -> GroupSplit | None:
-    """Leftover copies per colour and jokers as groups of 3-4 distinct colours, if possible;
-    without `spare`, no group holds a joker it could do without."""
-    if not any(left):
-        return () if jokers == 0 else None
-    first = next(c for c in range(4) if left[c])
-    others = [c for c in range(4) if left[c] and c != first]
-    for extra in range(len(others), -1, -1):
-        for chosen in combinations(others, extra):
-            colours = (first, *chosen)
-            for wild in range(min(jokers, 4 - len(colours)) + 1):
-                if not 3 <= len(colours) + wild <= 4 or (
-                    wild and not spare and len(colours) + wild == 4
-                ):
-                    continue
-                rest = tuple(n - (c in colours) for c, n in enumerate(left))
-                tail = _split_groups(rest, jokers - wild, spare)
-                if tail is not None:
-                    return ((colours, wild), *tail)
-    return None
-
-
-def _code(left: Sequence[int]) -> int:
-    return sum(n << (2 * c) for c, n in enumerate(left))
-
-
-@cache
-def _static_groups(spare: bool) -> tuple[IntArray, dict[tuple[int, int], GroupSplit]]:
-    static = np.full((256, 3), -1, dtype=np.int64)
-    splits: dict[tuple[int, int], GroupSplit] = {}
-    for counts in np.ndindex(3, 3, 3, 3):
-        for jokers in range(3):
-            split = _split_groups(tuple(counts), jokers, spare)
-            if split is not None:
-                static[_code(counts), jokers] = 0
-                splits[_code(counts), jokers] = split
-    return static, splits
-
-
-@dataclass
-class _OldRun:
-    meld: int  # index in the old table
-    colour: int
-    start: int
-    end: int
-    jokers: int  # bit v: a joker stands for number v
-
-
-@dataclass
-class _OldGroup:
-    meld: int
-    value: int
-    colours: tuple[int, ...]
-    jokers: int
 
 
 class _Unsupported(Exception):
     """The table is outside what the program's state can hold (the caller falls back)."""
 
 
-def _read_old_table(table: list[list[str]]) -> tuple[list[_OldRun], list[_OldGroup]]:
+def _read_old_table(table: list[list[str]]) -> tuple[list[OldRun], list[OldGroup]]:
     """Each old meld as a group or a run, read from its tiles whatever their order."""
-    runs: list[_OldRun] = []
-    groups: list[_OldGroup] = []
+    runs: list[OldRun] = []
+    groups: list[OldGroup] = []
     for index, meld in enumerate(table):
         types = [tile_type(t) for t in meld]
         real = sorted((t for t in types if t != JOKER), key=lambda t: t % 13)
@@ -133,7 +52,7 @@ def _read_old_table(table: list[list[str]]) -> tuple[list[_OldRun], list[_OldGro
         colours = [t // 13 for t in real]
         numbers = [t % 13 + 1 for t in real]
         if len(types) <= 4 and len(set(numbers)) == 1 and len(set(colours)) == len(real):
-            groups.append(_OldGroup(index, numbers[0], tuple(colours), jokers))
+            groups.append(OldGroup(index, numbers[0], tuple(colours), jokers))
             continue
         low, high = numbers[0], numbers[-1]
         gaps = high - low + 1 - len(real)
@@ -145,7 +64,7 @@ def _read_old_table(table: list[list[str]]) -> tuple[list[_OldRun], list[_OldGro
         if low - down < 1:
             raise _Unsupported(f"old meld {meld} is no meld")
         mask = sum(1 << v for v in range(low - down, high + up + 1) if v not in numbers)
-        runs.append(_OldRun(index, colours[0], low - down, high + up, mask))
+        runs.append(OldRun(index, colours[0], low - down, high + up, mask))
     return runs, groups
 
 
@@ -218,8 +137,8 @@ class _Problem:
     rack: Sequence[str]
     table_cnt: IntArray
     rack_jokers: int
-    runs: list[_OldRun]
-    groups: list[_OldGroup]
+    runs: list[OldRun]
+    groups: list[OldGroup]
     group_best: IntArray
     splits: dict[tuple[int, int], GroupSplit]
     arrays: tuple[IntArray, ...]
@@ -264,7 +183,7 @@ class _Problem:
                 depth[c][v] += 1
         if max(max(row) for row in depth) > SLOTS:
             raise _Unsupported("more old runs of one colour over one number than slots")
-        static, splits = _static_groups(not attach)
+        static, splits = static_groups(not attach)
         colours = np.zeros((len(groups), 4), dtype=np.int64)
         for i, group in enumerate(groups):
             colours[i, list(group.colours)] = 1
@@ -331,7 +250,7 @@ class _Problem:
             self.point_weight,
         )
 
-    def optimum(self, budget: int = 0) -> _Laid:
+    def optimum(self, budget: int = 0) -> Laid:
         """The best play, by passes that each keep only states that may still reach a floor.
 
         First the bound itself (every rack tile laid, every old meld kept), cheaply. Then a
@@ -367,10 +286,10 @@ class _Problem:
             if found < 0:
                 break
         old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
-        return _Laid(replace(old, optimal=False), [])
+        return Laid(replace(old, optimal=False), [])
 
-    def _replay(self, actions: IntArray, keys: IntArray) -> _Laid:
-        return _replay(
+    def _replay(self, actions: IntArray, keys: IntArray) -> Laid:
+        return replay(
             self.table,
             self.rack,
             self.table_cnt,
@@ -384,8 +303,8 @@ class _Problem:
         )
 
 
-def _unproven(laid: _Laid) -> _Laid:
-    return _Laid(replace(laid.play, optimal=False), laid.loose_jokers)
+def _unproven(laid: Laid) -> Laid:
+    return Laid(replace(laid.play, optimal=False), laid.loose_jokers)
 
 
 def _bound_after(ahead: IntArray, value: IntArray) -> IntArray:
@@ -402,148 +321,6 @@ def _trivial_bounds(value: IntArray) -> IntArray:
     ahead = np.zeros(14, dtype=np.int64)
     ahead[:13] = np.cumsum(value.sum(axis=0)[:0:-1])[::-1]
     return ahead
-
-
-@dataclass
-class _Open:
-    label: int
-    units: list[tuple[int, bool]]  # (number, is a joker)
-    run: int  # the old run kept whole, or -1
-
-
-def _replay(
-    table: list[list[str]],
-    rack: Sequence[str],
-    table_cnt: IntArray,
-    runs: list[_OldRun],
-    groups: list[_OldGroup],
-    group_best: IntArray,
-    splits: dict[tuple[int, int], GroupSplit],
-    actions: IntArray,
-    keys: IntArray,
-    attach: bool,
-) -> _Laid:
-    """Rebuild the melds along the program's best path."""
-    kept_melds: set[int] = set()
-    new_runs: list[tuple[int, list[tuple[int, bool]]]] = []  # (colour, units)
-    new_groups: list[tuple[int, tuple[int, ...], int]] = []  # (number, colours, jokers)
-    open_runs: list[list[_Open]] = [[], [], [], []]
-    leftover = [0, 0, 0, 0]
-    local = {c: [i for i, r in enumerate(runs) if r.colour == c] for c in range(4)}
-    starting: dict[tuple[int, int], list[int]] = {}
-    for i, r in enumerate(runs):
-        starting.setdefault((r.colour, r.start), []).append(i)
-    for step in range(STEPS):
-        v, c = divmod(step, STEPS_PER_NUMBER)
-        v += 1
-        action = int(actions[step])
-        if c == 4:
-            _replay_groups(v, leftover, action, groups, group_best, splits, kept_melds, new_groups)
-            leftover = [0, 0, 0, 0]
-            continue
-        j1, j2 = action & 7, (action >> 3) & 7
-        c3r, c3j = (action >> 6) & 7, (action >> 9) & 7
-        sr, sj = (action >> 12) & 7, (action >> 15) & 7
-        chosen, x, j4 = (action >> 18) & 63, (action >> 24) & 7, (action >> 27) & 7
-        reals = 0
-        still: list[_Open] = []
-        by_label: dict[int, list[_Open]] = {}
-        for run in open_runs[c]:
-            by_label.setdefault(run.label, []).append(run)
-        for run in sorted(open_runs[c], key=lambda o: o.label):
-            if run.label >= OLD:
-                old = runs[run.run]
-                joker = bool(old.jokers >> v & 1)
-                reals += not joker
-                if old.end == v:
-                    kept_melds.add(old.meld)
-                else:
-                    still.append(run)
-        for label, jokers, after in ((1, j1, 2), (2, j2, 3)):
-            for i, run in enumerate(by_label.get(label, [])):
-                run.units.append((v, i < jokers))
-                reals += i >= jokers
-                run.label = after
-                still.append(run)
-        for i, run in enumerate(by_label.get(TRAILING_JOKER, [])):
-            run.units.append((v, i < j4))
-            reals += i >= j4
-            run.label = TRAILING_JOKER if i < j4 else 3
-            still.append(run)
-        for i, run in enumerate(by_label.get(3, [])):
-            if i < c3r + c3j:
-                run.units.append((v, i >= c3r))
-                run.label = TRAILING_JOKER if attach and i >= c3r else 3
-                still.append(run)
-            else:
-                new_runs.append((c, run.units))
-        reals += c3r + sr
-        still += [_Open(1, [(v, i >= sr)], -1) for i in range(sr + sj)]
-        for k, index in enumerate(starting.get((c, v), [])):
-            if chosen >> k & 1:
-                reals += not (runs[index].jokers >> v & 1)
-                still.append(_Open(OLD + local[c].index(index), [], index))
-        open_runs[c] = still
-        leftover[c] = x - reals
-        assert 0 <= leftover[c] <= 2
-        assert x >= table_cnt[c, v]
-    for c in range(4):
-        for run in open_runs[c]:
-            assert run.label == 3, "every run is complete after 13"
-            new_runs.append((c, run.units))
-    return _with_tile_ids(table, rack, kept_melds, new_runs, new_groups)
-
-
-def _replay_groups(
-    v: int,
-    leftover: list[int],
-    jokers: int,
-    groups: list[_OldGroup],
-    group_best: IntArray,
-    splits: dict[tuple[int, int], GroupSplit],
-    kept_melds: set[int],
-    new_groups: list[tuple[int, tuple[int, ...], int]],
-) -> None:
-    best = int(group_best[v, _code(leftover), jokers])
-    here = [g for g in groups if g.value == v]
-    for chosen in combinations(here, best):
-        left = list(leftover)
-        for group in chosen:
-            for c in group.colours:
-                left[c] -= 1
-        wild = jokers - sum(g.jokers for g in chosen)
-        if min(left) < 0 or wild < 0 or (_code(left), wild) not in splits:
-            continue
-        kept_melds.update(g.meld for g in chosen)
-        new_groups.extend((v, colours, j) for colours, j in splits[_code(left), wild])
-        return
-    raise AssertionError(f"no group split at {v} for {leftover} with {jokers} jokers")
-
-
-def _with_tile_ids(
-    table: list[list[str]],
-    rack: Sequence[str],
-    kept_melds: set[int],
-    new_runs: list[tuple[int, list[tuple[int, bool]]]],
-    new_groups: list[tuple[int, tuple[int, ...], int]],
-) -> _Laid:
-    free: dict[int, list[str]] = {}
-    for index, meld in enumerate(table):
-        if index not in kept_melds:
-            for tile in meld:
-                free.setdefault(tile_type(tile), []).append(tile)
-    for tile in rack:
-        free.setdefault(tile_type(tile), []).append(tile)
-    melds: list[list[str]] = []
-    for colour, units in new_runs:
-        melds.append([free[JOKER if j else colour * 13 + v - 1].pop(0) for v, j in units])
-    for v, colours, jokers in new_groups:
-        melds.append([free[c * 13 + v - 1].pop(0) for c in colours])
-        melds[-1] += [free[JOKER].pop(0) for _ in range(jokers)]
-    rack_ids = set(rack)
-    placed = [t for meld in melds for t in meld if t in rack_ids]
-    kept = [meld for index, meld in enumerate(table) if index in kept_melds]
-    return _Laid(Play(table=kept + melds, placed=placed, kept=len(kept)), free.get(JOKER, []))
 
 
 def placed_points(placed: Sequence[str]) -> int:

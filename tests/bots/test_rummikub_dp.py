@@ -14,8 +14,8 @@ from itertools import product
 import numpy as np
 import pytest
 
-from app.bots.rummikub_dp import group_table, groups_ahead
-from app.bots.rummikub_rearrange import Play, _static_groups, best_play
+from app.bots.rummikub_groups import group_table, groups_ahead, static_groups
+from app.bots.rummikub_rearrange import Play, best_play
 from app.bots.rummikub_solver import POINT_WEIGHT, TILE_WEIGHT, Solution, solve
 from tests.bots.test_rummikub_solver import assert_is_a_legal_play, best_points, brute_force, kind
 
@@ -213,7 +213,7 @@ def old_groups_of_one_number(rng: random.Random) -> tuple[list[int], list[list[i
 
 def test_the_groups_bound_of_a_colour_step_is_the_best_over_the_colours_still_to_come() -> None:
     rng = random.Random(7)
-    static, _splits = _static_groups(False)
+    static, _splits = static_groups(False)
     for _ in range(150):
         values, colours, group_jokers = old_groups_of_one_number(rng)
         group_best = group_table(
