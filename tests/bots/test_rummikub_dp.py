@@ -14,8 +14,11 @@ from itertools import product
 import numpy as np
 import pytest
 
+from app.bots import rummikub_solver
+from app.bots.rummikub_dp import STEPS, STEPS_PER_NUMBER
 from app.bots.rummikub_groups import group_table, groups_ahead, static_groups
-from app.bots.rummikub_rearrange import Play, best_play
+from app.bots.rummikub_melds import COLOURS, JOKER, catalogue, type_name
+from app.bots.rummikub_rearrange import Play, _bound_after, _trivial_bounds, best_play
 from app.bots.rummikub_solver import POINT_WEIGHT, TILE_WEIGHT, Solution, solve
 from tests.bots.test_rummikub_solver import assert_is_a_legal_play, best_points, brute_force, kind
 
@@ -233,3 +236,58 @@ def test_the_groups_bound_of_a_colour_step_is_the_best_over_the_colours_still_to
                 )
                 code = sum(n << (2 * i) for i, n in enumerate(so_far))
                 assert ahead[5, c, code, jokers] == best, (colours, group_jokers, so_far)
+
+
+def mid_game_state(
+    rng: random.Random, table_size: int, rack_size: int
+) -> tuple[list[list[str]], list[str]]:
+    """A table of valid melds of about `table_size` tiles from a shuffled set, and a rack of
+    the rest (as the bench deals them)."""
+    pool = [f"{c}{n}{copy}" for c in COLOURS for n in range(1, 14) for copy in "ab"]
+    pool += ["J1", "J2"]
+    rng.shuffle(pool)
+    by_name: dict[str, list[str]] = {}
+    for tile in pool:
+        by_name.setdefault("J" if tile.startswith("J") else tile[:-1], []).append(tile)
+    melds = list(catalogue())
+    table: list[list[str]] = []
+    while sum(map(len, table)) < table_size:
+        names = ["J" if t == JOKER else type_name(t) for t in rng.choice(melds).layout]
+        if all(len(by_name.get(n, [])) >= names.count(n) for n in names):
+            table.append([by_name[n].pop() for n in names])
+    rest = [t for tiles in by_name.values() for t in tiles]
+    rng.shuffle(rest)
+    return table, rest[:rack_size]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_program_matches_the_integer_program_on_mid_game_states(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The integer program is exact too, and shares nothing with the program's bounds, beam
+    or dominance rules: on states of bench size but smaller, both find the same optimum."""
+    rng = random.Random(300 + seed)
+    for _ in range(15):
+        table, rack = mid_game_state(rng, 35, 12)
+        program = solve(table, rack, initial_meld_done=True)
+        assert_is_a_legal_play(program, table, rack, True)
+        monkeypatch.setattr(rummikub_solver, "_program", {"state": "warming"})
+        integer = solve(table, rack, initial_meld_done=True)
+        monkeypatch.setattr(rummikub_solver, "_program", {"state": "lazy"})
+        found = (program.tiles_placed, program.points, program.kept)
+        assert found == (integer.tiles_placed, integer.points, integer.kept), (table, rack)
+        assert program.optimal
+
+
+def test_the_bound_after_each_step_is_what_the_steps_after_it_may_add() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        value = rng.integers(0, 5000, size=(5, 14))
+        value[:, 0] = 0
+        ahead = _trivial_bounds(value)
+        after = _bound_after(ahead, value)
+        for v in range(14):
+            assert ahead[v] == value[:, v + 1 :].sum()
+        for step in range(STEPS):
+            number, c = divmod(step, STEPS_PER_NUMBER)
+            assert after[step] == value[c + 1 :, number + 1].sum() + ahead[number + 1]
