@@ -56,6 +56,8 @@ class ViewParts:
         self._views: dict[tuple[object, ...], dict[str, Any]] = {}
         self._before: dict[tuple[object, ...], dict[str, Any]] = {}
         self._kept: dict[str, tuple[object, Any]] = {}
+        self._committed: tuple[object, object, list[Any], dict[tuple[object, ...], Any]] | None
+        self._committed = None
 
     def next_state(self) -> None:
         """Start the views of a new state: melds not shown since the last one are dropped."""
@@ -68,6 +70,18 @@ class ViewParts:
             entry = self._kept[name] = (key, build())
         part: Part = entry[1]
         return part
+
+    def committed(self, melds: Sequence[Sequence[str]], declared: Mapping[str, str]) -> list[Any]:
+        """The committed table's melds, shown first in a state. The engine replaces the table
+        and its declarations rather than change them, so while both are the same objects the
+        shown list is the same too (and its melds are at hand for a turn in progress)."""
+        kept = self._committed
+        if kept is None or kept[0] is not melds or kept[1] is not declared:
+            shown = self.of(melds, declared)
+            kept = self._committed = (melds, declared, shown, dict(self._views))
+        else:
+            self._views.update(kept[3])
+        return kept[2]
 
     def of(self, melds: Sequence[Sequence[str]], declared: Mapping[str, str]) -> list[Any]:
         views, before = self._views, self._before
@@ -120,33 +134,41 @@ def public_view(game: Rummikub) -> View:
     parts = game.view_parts
     parts.next_state()
     seats = tuple(zip(map(len, game.racks), game.melded, game.scores, strict=True))
+    # Parts kept in three groups by what they are built from: the round, the turn, the seats.
+    config, first_draw, rounds = parts.kept(
+        "round", (game.round, len(game.results)), lambda: _round_parts(game)
+    )
+    to_act, turn = parts.kept(
+        "turn",
+        (game.current, game.turn_number) if playing else None,
+        lambda: (game.to_act(), _turn(game) if playing else None),
+    )
+    seat_parts, scores = parts.kept("seats", seats, lambda: (_seats(seats), list(game.scores)))
     return {
         "game": game.name,
         "phase": game.phase,
         "seat": None,
         "players": game.players,
-        "config": parts.kept("config", None, lambda: dict(game.config)),
+        "config": config,
         "round": game.round,
-        "to_act": parts.kept("to_act", game.current if playing else None, game.to_act),
-        "turn": parts.kept(
-            "turn",
-            (game.current, game.turn_number) if playing else None,
-            lambda: _turn(game) if playing else None,
-        ),
+        "to_act": to_act,
+        "turn": turn,
         "rack": None,
-        "seats": parts.kept("seats", seats, lambda: _seats(seats)),
+        "seats": seat_parts,
         "pool_size": len(game.pool),
         "passes_in_row": game.passes,
-        "first_draw": parts.kept(
-            "first_draw", game.round, lambda: [list(faces) for faces in game.first_draw]
-        ),
-        "table": parts.of(game.table, game.declared),
+        "first_draw": first_draw,
+        "table": parts.committed(game.table, game.declared),
         "tentative": _tentative(game) if playing else None,
-        "scores": parts.kept("scores", seats, lambda: list(game.scores)),
-        "rounds": parts.kept("rounds", len(game.results), lambda: _rounds(game)),
+        "scores": scores,
+        "rounds": rounds,
         "last_round": dict(last) if last is not None else None,
         "result": game.result(),
     }
+
+
+def _round_parts(game: Rummikub) -> tuple[dict[str, Any], list[list[str]], list[dict[str, Any]]]:
+    return dict(game.config), [list(faces) for faces in game.first_draw], _rounds(game)
 
 
 def _turn(game: Rummikub) -> dict[str, Any]:
