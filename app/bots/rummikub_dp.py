@@ -140,7 +140,8 @@ def _drop_dominated(
     upgrades: IntArray,
     free_jokers: bool,
 ) -> None:
-    """Mark (score -1) every state that a state one slot ahead, scoring as much, dominates.
+    """Mark (score -1) every state still standing that a state one slot ahead, still standing
+    and scoring as much, dominates.
 
     A free run of 3+ can do whatever an idle slot can (end now, go on where the idle slot
     would start a run, or end and host an old run), and a longer free run whatever a shorter
@@ -151,6 +152,8 @@ def _drop_dominated(
     for index in range(lo, hi):
         key = keys[index]
         score = scores[index]
+        if score < 0:
+            continue
         if free_jokers:
             for fewer in range((key >> 48) & 3):
                 at = _find(key & ~(np.int64(3) << 48) | (fewer << 48), keys, slots_index, mask)
@@ -593,7 +596,6 @@ def search(
         level_start[step + 2] = size
         if 0 < budget < size:
             return -1, 0, -1, np.zeros(STEPS, np.int64), np.zeros(STEPS + 1, np.int64), level_start
-        _drop_dominated(keys, scores, level_begin, size, slots_index, mask, upgrades, attach)
         if beam > 0 and size - level_begin > beam and step < STEPS - 1:
             _keep_best(
                 keys,
@@ -609,6 +611,9 @@ def search(
                 if c < 4
                 else np.zeros(256, dtype=np.int64),
             )
+        # After the beam, so a narrow pass looks up the upgrades of the states it keeps only
+        # (a fifth of its lookups; dominated states were a third of its time).
+        _drop_dominated(keys, scores, level_begin, size, slots_index, mask, upgrades, attach)
     path_actions = np.zeros(STEPS, dtype=np.int64)
     path_keys = np.zeros(STEPS + 1, dtype=np.int64)
     lo = level_start[STEPS]

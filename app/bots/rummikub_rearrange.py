@@ -29,7 +29,7 @@ from app.bots.rummikub_replay import Laid, OldGroup, OldRun, Play, replay, tile_
 
 __all__ = ["Play", "best_play", "placed_points"]
 
-BEAM = 50  # states per step in the first, narrow pass
+BEAM = 60  # states per step in the first, narrow pass
 # A time limit becomes a cap on the states of a full pass: the program handles about five
 # million a second (bench/bench_rummikub_solver.py), less on a busy host.
 STATES_PER_SECOND = 2_000_000
