@@ -114,6 +114,10 @@ class Engine(Protocol):
         """One record per finished hand or round, in order (storage keeps them)."""
         ...
 
+    def hands_finished(self) -> int:
+        """len(hand_results()), without copying the records (asked after every action)."""
+        ...
+
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data; `from_json(to_json())` continues exactly like the original."""
         ...

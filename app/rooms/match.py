@@ -138,12 +138,13 @@ class Match:
     async def record_progress(self) -> None:
         """Store finished hands and the end of the match; derived data, so failures only log."""
         try:
-            results = self.engine.hand_results()
-            for index in range(self.hands_recorded, len(results)):
-                await self.store.record_hand(
-                    match_id=self.match_id, hand_index=index, result=results[index]
-                )
-            self.hands_recorded = len(results)
+            if self.engine.hands_finished() > self.hands_recorded:
+                results = self.engine.hand_results()
+                for index in range(self.hands_recorded, len(results)):
+                    await self.store.record_hand(
+                        match_id=self.match_id, hand_index=index, result=results[index]
+                    )
+                self.hands_recorded = len(results)
             if self.engine.is_over() and not self.finished_recorded:
                 result = self.engine.result()
                 await self.store.finish_match(

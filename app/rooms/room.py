@@ -376,8 +376,10 @@ class Room:
             self.hand_timer.arm(0, self._hand_timer_fired)
         if self.status is not RoomStatus.PLAYING or self.match is None:
             return
-        if any(self.seats[s].is_bot for s in self.match.engine.to_act()):
-            self.bot_timer.arm(self.timings.bot_delay_s, self._bot_turn)
+        for seat in self.match.engine.to_act():
+            if self.seats[seat].is_bot:
+                self.bot_timer.arm(self.timings.bot_delay_s, self._bot_turn)
+                return
 
     async def _bot_turn(self) -> None:
         async with self.lock:

@@ -244,6 +244,9 @@ class GinRummy:
         # In the order hands finished, so a stored prefix never changes.
         return [dict(record) for record in self.history]
 
+    def hands_finished(self) -> int:
+        return len(self.history)
+
     def hands_won(self) -> list[int]:
         won = [0] * self.players
         for record in self.history:

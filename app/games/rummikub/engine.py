@@ -173,6 +173,9 @@ class Rummikub:
     def hand_results(self) -> list[dict[str, Any]]:
         return [dict(record) for record in self.results]
 
+    def hands_finished(self) -> int:
+        return len(self.results)
+
     # -- dealing and turns ----------------------------------------------------------------
 
     def _draw_for_first_player(self) -> int:
