@@ -24,6 +24,17 @@ Figures after the initial meld (300 states, 2 shared cores):
   Smaller states, CPU, before -> after: `--table 30 --rack 10` median 1.6 -> 1.0-1.1 ms,
   p90 3.8 -> 2.0-2.3 ms, max 8.6 -> 4.3-5.1 ms; `--table 50 --rack 15` median 3.7 ->
   2.9-3.3 ms, p90 17 -> 10.5-12 ms, max 98 -> 46-52 ms.
+- with the narrow pass tie-broken by jokers used, its beam before its dominance rule and 60
+  states a step, measured against the previous version in alternate processes on a busier
+  host (load 5.4-6.6, three runs each): CPU median 9.4-10.2 -> 6.8-8.1 ms, p90 22.7-27.6 ->
+  22.2-26.4 ms, max 82-97 -> 77-97 ms; wall median 16.9-19.8 -> 12.3-13.1 ms, p90 47-53 ->
+  42-49 ms, max 168-205 -> 151-211 ms, 300/300 proven. The narrow pass now costs less than
+  the proof (medians here: 2.2 ms narrow, 3.6 ms proof, 1.7 ms outside the passes). The
+  target is still not met: the proof pass keeps every partial play with fewer broken melds
+  than the optimum has (about three), because the bound does not see the breaks the rack
+  will force later. A bound from suffix problems (the best over numbers a..13 with runs let
+  in from the left, each solved by passes bounded by the next) cut the proof pass to a fifth
+  but cost several times more to compute; blocks of 3-7 numbers cost as much as they saved.
 Before the initial meld (`--initial`, still the integer program, unchanged): median 1.5 ms
 on a quiet host; 3-10 ms wall, 2.5-3.5 ms CPU at load average 4-5.
 First use of the dynamic program in a process: about 35 s to compile on a cold cache,
