@@ -8,11 +8,21 @@ from typing import NoReturn
 
 import pytest
 
-# Servers started by the tests (in this process or as subprocesses, which inherit this) leave
-# the Rummikub solver to compile on first use, as the tests' own solves do: one compile per
-# process rather than a child process per server start. tests/test_solver_warm_up.py runs a
-# server with the warm-up on.
+# Servers started by the tests (in this process or as subprocesses, which inherit this) skip
+# the background warm-up: the session compiles the Rummikub solver once (below) and they load
+# it from numba's cache on first use. tests/test_solver_warm_up.py runs a server with it on.
 os.environ.setdefault("MELDHALL_SOLVER_WARM_UP", "false")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # On a fresh checkout numba's cache is cold and the first solve compiles for 20-60 s; done
+    # inside a test, that stalls a live server's event loop past the test's timeouts. Compile
+    # (or load, under a second) once here, as `meldhall serve` does at start; servers started
+    # as subprocesses then load the program from the cache this fills.
+    from app.bots.rummikub_solver import warm_up
+
+    warm_up()
+
 
 POSTGRES_URL = os.environ.get(
     "MELDHALL_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
