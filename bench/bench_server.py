@@ -25,7 +25,15 @@ flat out 0.17-0.28x, 73-80 KB per active room, round trips at human pace 22-170x
 server's (meldhall fell behind on a fifth of a core). At that load CPU per move varies by
 +-15% from run to run, more than the room socket's own costs; for those, instructions counted
 by callgrind (10 rooms flat out, the server process only) are steadier: ~810k per move (2-3%
-apart between runs) against ~123k per bare broadcast.
+apart between runs) against ~123k per bare broadcast; ~695k after the room's view work.
+
+The same machine quiet (load 0.4-1.9), defaults, one run per store, after the room, socket and
+storage work: bare 86-153 us per broadcast; meldhall 466-472 us per move on the memory log,
+604-606 on SQLite, 537-545 on PostgreSQL; flat out 0.20x (memory), 0.15x (SQLite,
+PostgreSQL) of the bare server's broadcasts per second; human pace p50 25-72x and p99 11-22x
+the bare server's (one process needs more than a core for 2500 moves/s and saturates);
+77-79 KB per active room. Flat out with 160 rooms (`--rooms 50 --seconds 3 --flat-rooms 160
+--flat-seconds 10`): memory 2231 moves/s, SQLite 1916 (14% less), PostgreSQL 1890 (15% less).
 """
 
 from __future__ import annotations
