@@ -55,10 +55,8 @@ def parse_cards(names: Iterable[object]) -> list[int]:
 
 
 def to_mask(cards: Iterable[int]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
+    """The mask of distinct cards (a hand, a meld, the deck)."""
+    return sum(map(CARD_BITS.__getitem__, cards))
 
 
 def from_mask(mask: int) -> list[int]:
@@ -76,4 +74,4 @@ def names(cards: Iterable[int]) -> list[str]:
 
 
 def points(cards: Iterable[int]) -> int:
-    return sum(card_points(card) for card in cards)
+    return sum(map(CARD_POINTS.__getitem__, cards))

@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import Any
 
 from app.games.gin_rummy.cards import (
-    CARD_BITS,
     CARD_NAMES,
     CARD_POINTS,
     DECK_SIZE,
@@ -255,11 +254,11 @@ def knock_deadwood_mask(mask: int, taken: int | None, deadwood: int = 0) -> int:
 @lru_cache(maxsize=OWN_SUMMARY_CACHE)
 def _own_summary(cards: tuple[int, ...], taken: int | None) -> tuple[Any, ...]:
     """Immutable parts of the own view: cards, melds, deadwood, points, knock deadwood."""
-    mask = sum(map(CARD_BITS.__getitem__, cards))
+    mask = to_mask(cards)
     arrangement = best_arrangement_mask(mask)
     knock = None
     if len(cards) > HAND_SIZE:
-        loose = sum(map(CARD_BITS.__getitem__, arrangement.deadwood))
+        loose = to_mask(arrangement.deadwood)
         knock = knock_deadwood_mask(mask, taken, loose)
     name = CARD_NAMES.__getitem__
     # Cards, melds and deadwood come in ascending card order, which is the display order.

@@ -16,11 +16,11 @@ from itertools import pairwise
 
 from app.games.gin_rummy.cards import (
     CARD_INDEX,
-    CARD_POINTS,
     SUIT_BITS,
     SUIT_WORD,
     from_mask,
     names,
+    points,
     rank_of,
     suit_of,
 )
@@ -130,7 +130,7 @@ class Arrangement:
 
     @property
     def deadwood_points(self) -> int:
-        return sum(map(CARD_POINTS.__getitem__, self.deadwood))
+        return points(self.deadwood)
 
     def to_json(self) -> dict[str, object]:
         return {
