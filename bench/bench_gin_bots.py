@@ -3,7 +3,9 @@
 Each pairing plays `--matches` two-player matches to the target (100); match i uses seed
 `--seed + i`, and the bots swap seats every match so that neither gains from dealing first.
 Prints, per pairing, the wins of the first bot, its win rate with a Wilson 95% interval, and
-the first bot's decision times (median, 99th percentile, max).
+the first bot's decision times (median, 99th percentile, max), in wall-clock time and in the
+process's CPU time: on a shared machine a decision can wait for a core, which only the wall
+figure shows.
 
     python bench/bench_gin_bots.py [--matches 200] [--pairing hard:easy normal:easy]
 """
@@ -38,8 +40,11 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def play_match(first: str, second: str, seed: int, times: list[float]) -> bool:
-    """One match; True if the `first` bot's seat wins. Its decision times go to `times`."""
+def play_match(
+    first: str, second: str, seed: int, times: list[float], cpu_times: list[float]
+) -> bool:
+    """One match; True if the `first` bot's seat wins. Its decision times (wall-clock, CPU) go
+    to `times` and `cpu_times`."""
     seat_of_first = seed % 2
     bots: list[Any] = [None, None]
     bots[seat_of_first] = make(first, seed)
@@ -54,10 +59,11 @@ def play_match(first: str, second: str, seed: int, times: list[float]) -> bool:
             continue
         seat = seats[0]
         view, legal = game.view(seat), game.legal_actions(seat)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         action = bots[seat].choose(view, legal)
         if seat == seat_of_first:
             times.append(time.perf_counter() - start)
+            cpu_times.append(time.process_time() - start_cpu)
         game.apply(seat, action)
     result = game.result()
     return result is not None and seat_of_first in result["winners"]
@@ -72,18 +78,23 @@ def main() -> None:
     for pairing in args.pairing:
         first, second = pairing.split(":")
         times: list[float] = []
+        cpu_times: list[float] = []
         wins = 0
         started = time.perf_counter()
         for i in range(args.matches):
-            wins += play_match(first, second, args.seed + i, times)
+            wins += play_match(first, second, args.seed + i, times, cpu_times)
         low, high = wilson(wins, args.matches)
         times.sort()
+        cpu_times.sort()
         print(
             f"{first} vs {second}: {wins}/{args.matches} won, "
             f"rate {wins / args.matches:.3f} (95% CI {low:.3f}-{high:.3f}); "
             f"{first} decision ms median {statistics.median(times) * 1000:.2f} "
             f"p99 {times[int(0.99 * len(times))] * 1000:.1f} max {times[-1] * 1000:.1f} "
-            f"over {len(times)} decisions; {time.perf_counter() - started:.0f} s",
+            f"(CPU: median {statistics.median(cpu_times) * 1000:.2f} "
+            f"p99 {cpu_times[int(0.99 * len(cpu_times))] * 1000:.1f} "
+            f"max {cpu_times[-1] * 1000:.1f}) over {len(times)} decisions; "
+            f"{time.perf_counter() - started:.0f} s",
             flush=True,
         )
 
