@@ -56,7 +56,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load_clients import BareGroup, GinTable, Stats  # noqa: E402
+from bench.load_clients import BareGroup, GinTable, Pacing, Stats  # noqa: E402
 
 
 def free_port() -> int:
@@ -200,6 +200,8 @@ async def run_phase(
     server: Server, kind: str, rooms: int, pace: float, seconds: float, options: argparse.Namespace
 ) -> Phase:
     stats = Stats()
+    # The same seed for both servers: the same sequence of waits.
+    pacing = Pacing(pace, getattr(options, "jitter", 0.0) if pace else 0.0)
     rss_before = server.rss_kb()
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(base_url=server.http, limits=limits, timeout=30) as http:
@@ -208,9 +210,9 @@ async def run_phase(
             # With compression on, the clients offer permessage-deflate so that it is used.
             deflate = bool(getattr(options, "compression", False))
             batch = [
-                GinTable(server.port, http, stats, pace, deflate)
+                GinTable(server.port, http, stats, pacing, deflate)
                 if kind == "meldhall"
-                else BareGroup(server.port, stats, pace, f"g{index}", deflate)
+                else BareGroup(server.port, stats, pacing, f"g{index}", deflate)
                 for index in range(start_at, min(rooms, start_at + 50))
             ]
             await asyncio.gather(*(table.open() for table in batch))
@@ -285,7 +287,8 @@ async def bench(options: argparse.Namespace) -> None:
     print(
         f"store {options.store}, compression {compression}, WebSocket stack "
         f"{options.ws or 'websockets-sansio'}, {options.rooms} rooms at "
-        f"{options.pace * 1e3:.0f} ms pace, {options.flat_rooms} flat out"
+        f"{options.pace * 1e3:.0f} ms pace (+-{options.jitter * 100:.0f}%), "
+        f"{options.flat_rooms} flat out"
     )
     p50 = ratio(percentile(human.own, 0.5), percentile(bare_human.own, 0.5))
     p99 = ratio(percentile(human.own, 0.99), percentile(bare_human.own, 0.99))
@@ -319,6 +322,12 @@ def main() -> None:
     )
     parser.add_argument("--rooms", type=int, default=500)
     parser.add_argument("--pace", type=float, default=0.2, help="seconds before each action")
+    parser.add_argument(
+        "--jitter",
+        type=float,
+        default=0.5,
+        help="each wait is drawn evenly from pace*(1-J)..pace*(1+J); 0: every wait is the pace",
+    )
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--flat-rooms", type=int, default=40)
     parser.add_argument("--flat-seconds", type=float, default=10.0)

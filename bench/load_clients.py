@@ -2,14 +2,18 @@
 
 Both keep at most one move in flight per room: a move is sent, then the next waits until the
 actor has its ack and every seat has the move's message, so the two servers see the same
-pattern of traffic. Both use bench/light_socket.py, which handles each message in a callback,
-so the clients take as little of the shared CPU as they can.
+pattern of traffic. At a pace, the wait before each move is drawn around it (`Pacing`): with
+one fixed wait, rooms started together stay in step and reach the server in bursts, so the
+round trips measure how long a burst of hundreds of moves takes to drain rather than a move.
+Both use bench/light_socket.py, which handles each message in a callback, so the clients take
+as little of the shared CPU as they can.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +39,21 @@ class Stats:
 
 
 @dataclass
+class Pacing:
+    """The wait before each move: `pace` seconds on average, spread evenly over +-`jitter` of
+    it (0 keeps every wait at `pace`), from a seeded generator so runs repeat."""
+
+    pace: float
+    jitter: float = 0.0
+    rng: random.Random = field(default_factory=lambda: random.Random(1))
+
+    def wait(self) -> float:
+        if not self.jitter:
+            return self.pace
+        return self.pace * self.rng.uniform(1 - self.jitter, 1 + self.jitter)
+
+
+@dataclass
 class InFlight:
     seat: int
     sent: float
@@ -46,9 +65,9 @@ class InFlight:
 class Room:
     """What both kinds of table share: the move in flight and when each seat saw it."""
 
-    def __init__(self, stats: Stats, pace: float, seats: int = 2) -> None:
+    def __init__(self, stats: Stats, pacing: Pacing, seats: int = 2) -> None:
         self.stats = stats
-        self.pace = pace
+        self.pacing = pacing
         self.seats = seats
         self.active = False
         self.flight: InFlight | None = None
@@ -82,8 +101,8 @@ class Room:
         if not self.active or self.flight is not None or self.scheduled:
             return
         self.scheduled = True
-        if self.pace:
-            asyncio.get_running_loop().call_later(self.pace, self.fire)
+        if self.pacing.pace:
+            asyncio.get_running_loop().call_later(self.pacing.wait(), self.fire)
         else:
             self.fire()
 
@@ -116,10 +135,10 @@ class GinTable(Room):
         port: int,
         http: httpx.AsyncClient,
         stats: Stats,
-        pace: float,
+        pacing: Pacing,
         deflate: bool = False,
     ) -> None:
-        super().__init__(stats, pace)
+        super().__init__(stats, pacing)
         self.port = port
         self.deflate = deflate
         self.http = http
@@ -198,9 +217,9 @@ class BareGroup(Room):
     """Two sockets on the bare server taking turns to have a message broadcast to both."""
 
     def __init__(
-        self, port: int, stats: Stats, pace: float, name: str, deflate: bool = False
+        self, port: int, stats: Stats, pacing: Pacing, name: str, deflate: bool = False
     ) -> None:
-        super().__init__(stats, pace)
+        super().__init__(stats, pacing)
         self.port = port
         self.deflate = deflate
         self.path = f"/ws/{name}"
