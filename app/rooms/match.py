@@ -135,6 +135,13 @@ class Match:
         self._checkpoint = None
         self.next_index += 1
 
+    def progress_to_record(self) -> bool:
+        """Whether a hand finished or the match ended since the progress was last recorded."""
+        engine = self.engine
+        return engine.hands_finished() > self.hands_recorded or (
+            not self.finished_recorded and engine.is_over()
+        )
+
     async def record_progress(self) -> None:
         """Store finished hands and the end of the match; derived data, so failures only log."""
         try:

@@ -84,6 +84,7 @@ class Room:
         # the room gone, as it would have a moment later.
         self.closed = False
         self._info: dict[str, Any] | None = None
+        self._waiting_parts: dict[int | None, dict[str, Any]] = {}
 
     # -- reading -------------------------------------------------------------------------
 
@@ -116,16 +117,25 @@ class Room:
 
     def document(self, seat: int | None) -> Document:
         engine = self.match.engine if self.match else None
-        legal: list[dict[str, Any]] = []
         playing = self.status is RoomStatus.PLAYING
         if engine is not None and seat is not None and playing and seat in engine.to_act():
-            legal = engine.legal_actions(seat)
+            you = {"seat": seat, "legal": engine.legal_actions(seat)}
+        else:
+            you = self._waiting(seat)
         return {
             "room": self._shared_info(),
-            "you": {"seat": seat, "legal": legal},
+            "you": you,
             "game": engine.view(seat) if engine is not None else None,
             "deadline": self.turn_timer.deadline_ms,
         }
+
+    def _waiting(self, seat: int | None) -> dict[str, Any]:
+        # A viewer with nothing to do gets the same (read-only) part every time: the differ
+        # settles it by identity, and a move leaves one object fewer per viewer for the collector.
+        you = self._waiting_parts.get(seat)
+        if you is None:
+            you = self._waiting_parts[seat] = {"seat": seat, "legal": []}
+        return you
 
     def idle_for(self, now: float) -> float:
         """Seconds since a person last showed up; zero while anyone is connected."""
@@ -271,7 +281,8 @@ class Room:
             raise RoomError("match_over", "the match is over")
         status = self.status
         await self.match.apply(seat, action)
-        await self.match.record_progress()
+        if self.match.progress_to_record():
+            await self.match.record_progress()
         self._after_game_change(ack)
         if self.status is not status:
             await self._save_quietly()
@@ -376,8 +387,9 @@ class Room:
             self.hand_timer.arm(0, self._hand_timer_fired)
         if self.status is not RoomStatus.PLAYING or self.match is None:
             return
+        seats = self.seats.seats
         for seat in self.match.engine.to_act():
-            if self.seats[seat].is_bot:
+            if seats[seat].kind is SeatKind.BOT:
                 self.bot_timer.arm(self.timings.bot_delay_s, self._bot_turn)
                 return
 

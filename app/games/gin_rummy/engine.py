@@ -72,6 +72,7 @@ class GinRummy:
         # view built for the first of them.
         self._changes = 0
         self._public: tuple[int, View] | None = None
+        self._to_act: list[Seat] = []
 
     @classmethod
     def options(cls) -> list[dict[str, Any]]:
@@ -272,13 +273,16 @@ class GinRummy:
         """The spectator's view; a seat's view differs in `seat` and `me`."""
         while len(self._table_parts) < len(self.hands):
             self._table_parts.append(TableViews())
+        to_act = self.to_act()
+        if to_act != self._to_act:
+            self._to_act = to_act
         view: View = {
             "game": self.name,
             "seat": None,
             "players": self.players,
             "phase": self.phase,
             "hand_number": self.number,
-            "to_act": self.to_act(),
+            "to_act": self._to_act,
         }
         view.update(self._match_view())
         view["tables"] = [

@@ -182,7 +182,8 @@ class TableViews:
 
     def __init__(self) -> None:
         self._players: list[tuple[tuple[Any, ...], dict[str, Any]] | None] = [None, None]
-        self._pile: tuple[tuple[int, ...], list[str]] = ((), [])
+        self._pile: tuple[list[int], list[str]] = ([], [])
+        self._seats: list[int] = []
 
     def player(self, hand: Hand, position: int, shown: bool) -> dict[str, Any]:
         cards = hand.cards[position]
@@ -194,15 +195,17 @@ class TableViews:
 
     def public(self, hand: Hand) -> dict[str, Any]:
         """The table as everyone sees it."""
-        pile = tuple(hand.discard)
+        pile = hand.discard
         if pile != self._pile[0]:
-            self._pile = (pile, [CARD_NAMES[card] for card in pile])
+            self._pile = (list(pile), [CARD_NAMES[card] for card in pile])
         laid_open = is_laid_open(hand)
+        if hand.seats != self._seats:
+            self._seats = list(hand.seats)
         return {
             "table": hand.table,
             "hand": hand.number,
             "dealer": hand.dealer,
-            "seats": list(hand.seats),
+            "seats": self._seats,
             "phase": hand.phase.value,
             "turn": None if hand.phase is HandPhase.OVER else hand.seats[hand.turn],
             "stock_count": len(hand.stock),

@@ -140,3 +140,20 @@ def test_changing_a_seats_own_cards_in_its_view_changes_no_other_view() -> None:
     mine["me"] = None
     for viewer, before in others.items():
         assert json.dumps(match.view(viewer)) == before
+
+
+def test_a_move_leaves_the_parts_of_the_table_it_did_not_change_as_the_same_objects() -> None:
+    match = rigged(FIRST, SECOND, "H13")
+    first, _ = seats(match)
+    before = match.view(None)
+    match.apply(first, {"type": "take_upcard"})
+    after = match.view(None)
+    # The taker still acts (a discard comes next); the seats and the other player are as they were.
+    assert after["to_act"] == [first]
+    assert after["to_act"] is before["to_act"]
+    old_table, new_table = before["tables"][0], after["tables"][0]
+    assert new_table["seats"] is old_table["seats"]
+    assert new_table["players"][1] is old_table["players"][1]
+    assert new_table["players"][0] is not old_table["players"][0]
+    assert new_table["discard_pile"] == []
+    assert old_table["discard_pile"] == ["H13"]
