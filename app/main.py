@@ -33,8 +33,8 @@ log = logging.getLogger("meldhall")
 # The middle generation holds every room's latest documents (each lives until the room's next
 # move, longer than young collections are apart, see YOUNG_COLLECTION_PERIOD_S): ~25,000 objects
 # at 500 rooms whenever it is collected, so it is collected once per 500 young collections
-# (10 s), and the oldest once per 10 of those.
-GC_THRESHOLDS = (10_000, 500, 10)
+# (10 s); the oldest once per 100 of those.
+GC_THRESHOLDS = (10_000, 500, 100)
 
 
 def tune_garbage_collector() -> tuple[int, int, int]:
@@ -70,6 +70,8 @@ def collect_young_generation() -> None:
     collector's own trigger does, so this does too (without its rule that delays full
     collections while few objects are new in the oldest generation).
     """
+    if not gc.isenabled():
+        return
     _, middle, oldest = gc.get_threshold()
     gc.collect(0)
     if gc.get_count()[1] > middle:
