@@ -2,8 +2,9 @@
 
 The connection comes from SQLAlchemy's engine (so it has the engine's JSON codecs) and stays
 checked out in AUTOCOMMIT: no pool checkout, ping or reset per commit. A batch of actions alone
-is one executemany, atomic by itself (one implicit transaction, committed at its closing Sync),
-so it takes one round trip; a single statement likewise; anything more gets a transaction.
+is one statement (app.storage.prepared's log_actions), atomic by itself, so it takes one round
+trip; a single executemany likewise (committed at its closing Sync); anything more gets a
+transaction.
 SQLAlchemy's execution layer (a greenlet, an execution context, statement caching, the
 adapter's cursor) ran on the event loop for every commit: about 40 us for a batch of actions
 and 2-3 ms for a room save or a hand result, which the prepared statements of

@@ -2,7 +2,7 @@
 
 A write is an `ActionWrite` (one row of the log) or a `StatementWrite` (named statements of
 app.storage.prepared with their values). A batch commits in one transaction, in the order it
-was made; consecutive actions, from any number of matches, go in one executemany. Turning a
+was made; consecutive actions, from any number of matches, go in one statement. Turning a
 batch into driver calls (`operations`) is shared; running them is each writer's own: SQLite's
 thread on sqlite3 (app.storage.sqlite_log), PostgreSQL's tasks on asyncpg
 (app.storage.postgres_log).
@@ -16,7 +16,7 @@ from datetime import datetime
 from itertools import groupby
 from typing import Any
 
-from app.storage.prepared import Statements
+from app.storage.prepared import Statements, json_text
 from app.storage.records import StoreError
 
 
@@ -77,12 +77,9 @@ def _is_action(write: Write) -> bool:
     return isinstance(write, ActionWrite)
 
 
-def action_rows(
-    statements: Statements, actions: Sequence[ActionWrite], at: datetime
-) -> list[tuple[Any, ...]]:
-    """The log's rows as the driver takes them, without a dict per action."""
-    at_value, action = statements.action_at(at), statements.action_value
-    return [(w.match_id, w.index, w.seat, action(w.action), at_value) for w in actions]
+def action_rows(actions: Sequence[ActionWrite]) -> str:
+    """The rows of a run of actions as `log_actions` takes them: one JSON array, one call."""
+    return json_text([(w.match_id, w.index, w.seat, w.action) for w in actions])
 
 
 def operations(statements: Statements, writes: Sequence[Write], at: datetime) -> list[Operation]:
@@ -91,8 +88,8 @@ def operations(statements: Statements, writes: Sequence[Write], at: datetime) ->
     for is_action, group in groupby(writes, key=_is_action):
         if is_action:
             actions = [w for w in group if isinstance(w, ActionWrite)]
-            rows = action_rows(statements, actions, at)
-            calls.append(Operation(statements.insert_action.sql, rows, many=True))
+            args = (statements.action_at(at), action_rows(actions))
+            calls.append(Operation(statements.log_actions, args, many=False))
             continue
         for write in group:
             assert isinstance(write, StatementWrite)

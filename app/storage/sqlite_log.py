@@ -2,7 +2,10 @@
 
 A batch runs as prepared statements on the bare sqlite3 connection (app.storage.prepared), in
 one explicit transaction: SQLAlchemy opens the connection (file, pragmas, sync level) and takes
-no part in a commit, whose CPU in this thread holds the event loop's GIL.
+no part in a commit, whose CPU in this thread holds the event loop's GIL. The connection is in
+autocommit mode, so that a batch of one statement (a run of actions, the usual batch) is a
+transaction by itself: one step, committed and synced before it returns, rather than BEGIN,
+the statement and COMMIT, each of which let go of the GIL and waited to take it back.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 
 from app.storage.database import create_sqlite_writer_engine
 from app.storage.prepared import statements
-from app.storage.sql_writes import ActionWrite, Write, conflict_error, operations
+from app.storage.sql_writes import ActionWrite, Operation, Write, conflict_error, operations
 
 
 class SqliteLog:
@@ -33,6 +36,8 @@ class SqliteLog:
             self._raw = self._engine.raw_connection()
             driver: DBAPIConnection | None = self._raw.driver_connection
             assert isinstance(driver, sqlite3.Connection)
+            # No implicit BEGIN: commit_batch opens a transaction only around several calls.
+            driver.isolation_level = None
             self._connection = driver
         return self._connection
 
@@ -45,17 +50,16 @@ class SqliteLog:
 
     def commit_batch(self, writes: Sequence[Write]) -> None:
         """Every write of the batch in one transaction, or none of them."""
+        calls = operations(self._statements, writes, datetime.now(UTC))
         connection = self._connect()
         try:
+            if len(calls) == 1 and not calls[0].many:
+                _run(connection, calls[0])
+                return
             connection.execute("BEGIN")
-            for call in operations(self._statements, writes, datetime.now(UTC)):
-                if call.many:
-                    connection.executemany(call.sql, call.args)
-                    continue
-                done = connection.execute(call.sql, call.args)
-                if call.missing is not None and done.rowcount == 0:
-                    raise call.missing
-            connection.commit()
+            for call in calls:
+                _run(connection, call)
+            connection.execute("COMMIT")
         except BaseException:
             # After a failed commit the connection's state is unknown: start the next afresh
             # (closing it rolls back whatever the transaction had done).
@@ -81,3 +85,12 @@ class SqliteLog:
     def close(self) -> None:
         self._drop()
         self._engine.dispose()
+
+
+def _run(connection: sqlite3.Connection, call: Operation) -> None:
+    if call.many:
+        connection.executemany(call.sql, call.args)
+        return
+    done = connection.execute(call.sql, call.args)
+    if call.missing is not None and done.rowcount == 0:
+        raise call.missing

@@ -104,6 +104,75 @@ async def test_concurrent_appends_from_many_matches_are_all_kept_in_order(
         assert [a.action["i"] for a in match.actions] == list(range(25))
 
 
+# Documents that a JSON encoder, a driver or the database's own JSON handling could change.
+AWKWARD_DOCUMENTS: list[dict[str, Any]] = [
+    {"type": "discard", "card": "H10"},
+    {},
+    {"text": 'quote " backslash \\ slash / tab \t newline \n', "unicode": "\u00e9\u4e2d\U0001f0a1"},
+    {"looks_like_json": '{"a": [1]}', "looks_like_number": "10", "empty": ""},
+    {"nested": {"lists": [[1, 2], [], [None, True, False]], "deep": {"x": {"y": [0.5]}}}},
+    {"big": 2**62, "negative": -(2**62), "float": 1.25, "zero": 0, "none": None},
+    {"a" * 300: "b" * 3000},
+]
+
+
+async def test_actions_come_back_exactly_as_logged(store: MatchStore) -> None:
+    await create(store)
+    for index, action in enumerate(AWKWARD_DOCUMENTS):
+        await store.append_action(match_id="m1", index=index, seat=None, action=action)
+    match = await store.load_match(match_id="m1")
+    assert match is not None
+    assert [a.action for a in match.actions] == AWKWARD_DOCUMENTS
+    assert [a.seat for a in match.actions] == [None] * len(AWKWARD_DOCUMENTS)
+
+
+async def test_actions_logged_together_come_back_exactly(store: MatchStore) -> None:
+    """Appends made at once share commits, so their documents travel in one batch."""
+    for m in range(3):
+        await create(store, match_id=f"m{m}")
+    await asyncio.gather(
+        *(
+            store.append_action(match_id=f"m{m}", index=i, seat=m - 1 or None, action=action)
+            for m in range(3)
+            for i, action in enumerate(AWKWARD_DOCUMENTS)
+        )
+    )
+    for m in range(3):
+        match = await store.load_match(match_id=f"m{m}")
+        assert match is not None
+        assert [a.action for a in match.actions] == AWKWARD_DOCUMENTS
+        assert {a.seat for a in match.actions} == {m - 1 or None}
+
+
+async def test_hand_results_and_room_meta_come_back_exactly(store: MatchStore) -> None:
+    await create(store, room_meta=AWKWARD_DOCUMENTS[2])
+    for index, result in enumerate(AWKWARD_DOCUMENTS):
+        await store.record_hand(match_id="m1", hand_index=index, result=result)
+    detail = await store.match_detail(match_id="m1")
+    match = await store.load_match(match_id="m1")
+    assert detail is not None
+    assert match is not None
+    assert [h.result for h in detail.hands] == AWKWARD_DOCUMENTS
+    assert match.room_meta == AWKWARD_DOCUMENTS[2]
+
+
+async def test_a_flood_of_appends_at_once_is_kept_whole(store: MatchStore) -> None:
+    """More actions at once than one statement of the log takes: all kept, each in order."""
+    for m in range(4):
+        await create(store, match_id=f"m{m}")
+    await asyncio.gather(
+        *(
+            store.append_action(match_id=f"m{m}", index=i, seat=i % 2, action={"i": i})
+            for i in range(300)
+            for m in range(4)
+        )
+    )
+    for m in range(4):
+        match = await store.load_match(match_id=f"m{m}")
+        assert match is not None
+        assert [(a.index, a.action["i"]) for a in match.actions] == [(i, i) for i in range(300)]
+
+
 async def test_one_bad_append_in_a_batch_does_not_sink_the_others(store: MatchStore) -> None:
     await create(store)
     await store.append_action(match_id="m1", index=0, seat=0, action={"type": "draw"})
