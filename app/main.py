@@ -61,8 +61,10 @@ def restore_garbage_collector(thresholds: tuple[int, int, int]) -> None:
 # documents as it makes new ones, so the count barely moves while the young generation grows: at
 # 500 rooms it held ~45,000 objects when it was collected, a 10-21 ms stop. Collected every
 # 20 ms it holds what the moves of those 20 ms left alive (~2,000 objects at 500 rooms, under a
-# millisecond). The price is CPU: documents that used to die young are now scanned once
-# (~5 us per move at 500 rooms).
+# millisecond). The price is CPU: documents that used to die young are now scanned once, about
+# twice the objects scanned per move (collector CPU per move at 500 rooms: 3.4 -> 9.0 us in
+# bench/bench_room_moves.py --collector; in the server with its sockets, 8 -> ~30 us of thread
+# time on a loaded machine, where late clock ticks find larger generations).
 YOUNG_COLLECTION_PERIOD_S = 0.02
 
 
