@@ -92,6 +92,12 @@ def create_sqlite_writer_engine(url: str, synchronous: str = "full") -> Engine:
     ensure_sqlite_folder(url)
     # The writer thread keeps its one connection open; a pool would only add a reset per use.
     engine = create_sync_engine(parsed.set(drivername="sqlite+pysqlite"), poolclass=NullPool)
-    pragmas = (*SQLITE_PRAGMAS, f"PRAGMA synchronous={synchronous.upper()}")
+    # A batch with several statements (a hand's result among actions) is a transaction whose
+    # statements keep their own rollback journal: in memory, not a temporary file made each time.
+    pragmas = (
+        *SQLITE_PRAGMAS,
+        f"PRAGMA synchronous={synchronous.upper()}",
+        "PRAGMA temp_store=MEMORY",
+    )
     event.listen(engine, "connect", partial(_set_pragmas, pragmas))
     return engine

@@ -287,6 +287,8 @@ def test_the_sqlite_log_writer_syncs_as_set(sqlite_url: str, synchronous: str, l
         with engine.connect() as connection:
             assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == level
             assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            # 2: a batch's statement journals stay in memory, no temporary file per batch.
+            assert connection.exec_driver_sql("PRAGMA temp_store").scalar() == 2
     finally:
         engine.dispose()
 
