@@ -11,11 +11,10 @@ send, run by the writers straight on sqlite3 or asyncpg.
 Room saves, seat changes and hand results are upserts, one statement each (both databases
 have INSERT ... ON CONFLICT DO UPDATE); a write for an unknown match breaks a foreign key.
 
-A run of actions, from any number of matches, is one statement however long it is: its rows
-go as one JSON array, encoded by one orjson call, which the database unpacks (`log_actions`).
-An executemany ran a statement per row, and on SQLite each row's step let go of the GIL and
-took it back from a busy event loop; JSON columns are encoded by orjson too (SQLAlchemy's
-processor calls the json module, ten times slower).
+A run of actions, from any number of matches, is one statement (up to LOG_ROWS actions on
+SQLite), not an executemany, which ran a statement per row: on SQLite each row's step let go of
+the GIL and waited to take it back from the busy event loop. JSON columns are encoded by orjson
+(SQLAlchemy's processor calls the json module, ten times slower).
 
 The server bench's rooms end a Gin Rummy hand about every 40 moves, with a hand result and two
 room saves. User-space instructions per move of the server (callgrind, 10 rooms flat out):
@@ -38,20 +37,24 @@ from app.storage.models import ACTIONS, HANDS, MATCHES, ROOMS, SEATS
 
 Processor = Callable[[Any], Any]
 
-# The rows of `log_actions`' JSON array: [match_id, idx, seat, action]; `at` is one parameter
-# for the whole run (its batch's time).
-LOG_ACTIONS = {
-    "sqlite": (
-        "INSERT INTO actions (match_id, idx, seat, action, at) SELECT json_extract(value, '$[0]'),"
-        " json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),"
-        " ? FROM json_each(?)"
-    ),
-    "postgresql": (
-        "INSERT INTO actions (match_id, idx, seat, action, at) SELECT entry ->> 0,"
-        " (entry ->> 1)::integer, (entry ->> 2)::integer, entry -> 3, $1::timestamptz"
-        " FROM jsonb_array_elements($2::text::jsonb) AS entry"
-    ),
-}
+# A run of actions is one statement. On PostgreSQL its rows are one JSON array parameter,
+# [[match_id, idx, seat, action], ...], which the server unpacks: one statement text, prepared
+# once. On SQLite, whose step unpacking JSON cost 9k instructions a row more than binding its
+# values, it is an INSERT with a row of VALUES per action; LOG_ROWS at most a statement keeps
+# the texts few (cached by sqlite3 with their compiled statements) and the parameters under
+# the 999 of older SQLite builds. `at` is the run's time (its batch's), one value for all.
+POSTGRES_LOG_ACTIONS = (
+    "INSERT INTO actions (match_id, idx, seat, action, at) SELECT entry ->> 0,"
+    " (entry ->> 1)::integer, (entry ->> 2)::integer, entry -> 3, $1::timestamptz"
+    " FROM jsonb_array_elements($2::text::jsonb) AS entry"
+)
+LOG_ROWS = 100
+
+
+@lru_cache(maxsize=LOG_ROWS)
+def sqlite_log_actions(rows: int) -> str:
+    values = ", ".join(["(?, ?, ?, ?, ?)"] * rows)
+    return f"INSERT INTO actions (match_id, idx, seat, action, at) VALUES {values}"
 
 
 def json_text(value: Any) -> str:
@@ -123,7 +126,6 @@ class Statements:
     def __init__(self, dialect: Dialect) -> None:
         self.dialect_name = dialect.name
         match_id = bindparam("p_match_id", type_=MATCHES.c.id.type)
-        self.log_actions = LOG_ACTIONS[dialect.name]
         self.action_at = _processor(ACTIONS.c.at.type, dialect) or _as_is
         self.insert_match = Prepared(insert(MATCHES), dialect)
         self.insert_seat = Prepared(insert(SEATS), dialect)

@@ -16,7 +16,13 @@ from datetime import datetime
 from itertools import groupby
 from typing import Any
 
-from app.storage.prepared import Statements, json_text
+from app.storage.prepared import (
+    LOG_ROWS,
+    POSTGRES_LOG_ACTIONS,
+    Statements,
+    json_text,
+    sqlite_log_actions,
+)
 from app.storage.records import StoreError
 
 
@@ -61,10 +67,10 @@ Write = ActionWrite | StatementWrite
 
 @dataclass(frozen=True, slots=True)
 class Operation:
-    """One driver call: execute (args a tuple) or executemany (args a list of tuples)."""
+    """One driver call: execute (args one row's values) or executemany (args a list of rows)."""
 
     sql: str
-    args: tuple[Any, ...] | list[tuple[Any, ...]]
+    args: Sequence[Any]
     many: bool
     missing: StoreError | None = None
 
@@ -77,9 +83,24 @@ def _is_action(write: Write) -> bool:
     return isinstance(write, ActionWrite)
 
 
-def action_rows(actions: Sequence[ActionWrite]) -> str:
-    """The rows of a run of actions as `log_actions` takes them: one JSON array, one call."""
-    return json_text([(w.match_id, w.index, w.seat, w.action) for w in actions])
+def log_actions(
+    statements: Statements, actions: Sequence[ActionWrite], at: datetime
+) -> list[Operation]:
+    """A run of actions as one statement (app.storage.prepared says why), or a few on SQLite."""
+    at_value = statements.action_at(at)
+    if statements.dialect_name == "postgresql":
+        rows = json_text([(w.match_id, w.index, w.seat, w.action) for w in actions])
+        return [Operation(POSTGRES_LOG_ACTIONS, (at_value, rows), many=False)]
+    calls = []
+    for start in range(0, len(actions), LOG_ROWS):
+        chunk = actions[start : start + LOG_ROWS]
+        values = [
+            value
+            for w in chunk
+            for value in (w.match_id, w.index, w.seat, json_text(w.action), at_value)
+        ]
+        calls.append(Operation(sqlite_log_actions(len(chunk)), values, many=False))
+    return calls
 
 
 def operations(statements: Statements, writes: Sequence[Write], at: datetime) -> list[Operation]:
@@ -88,8 +109,7 @@ def operations(statements: Statements, writes: Sequence[Write], at: datetime) ->
     for is_action, group in groupby(writes, key=_is_action):
         if is_action:
             actions = [w for w in group if isinstance(w, ActionWrite)]
-            args = (statements.action_at(at), action_rows(actions))
-            calls.append(Operation(statements.log_actions, args, many=False))
+            calls.extend(log_actions(statements, actions, at))
             continue
         for write in group:
             assert isinstance(write, StatementWrite)
