@@ -38,6 +38,23 @@ Figures after the initial meld (300 states, 2 shared cores):
   will force later. A bound from suffix problems (the best over numbers a..13 with runs let
   in from the left, each solved by passes bounded by the next) cut the proof pass to a fifth
   but cost several times more to compute; blocks of 3-7 numbers cost as much as they saved.
+- with the passes' loops compiled without reference counts, measured against the previous
+  version in alternate processes at load 0.6-0.8 (three runs each, wall equal to CPU): CPU
+  median 3.99-4.28 -> 2.28-2.41 ms, p90 12.6-13.4 -> 7.3-7.4 ms, max 41-43 -> 28-29 ms,
+  300/300 proven (at load 1.5: median 4.02-4.11 -> 2.33-2.39 ms). The target is met.
+  Numba counted references to the arrays passed to the insert or reassigned inside the loops
+  over states and moves with atomic instructions, about a fifth of a pass; those loops now
+  run in functions compiled without them, and the arrays grow between states. Dominance
+  looks up the colour just expanded only (checking all four cost 10-15% more for a few per
+  cent fewer states), the moves of a colour stop at the free slots, copies and jokers left,
+  the pass at the trivial bound is gone and the replay counts a kept old run once. Medians
+  now: 0.77 ms narrow pass, 1.14 ms proof, 0.54 ms outside the passes.
+  The suffix bound computed by the compiled passes (runs let in as free runs of 3+ or as the
+  old runs over the boundary, kept or not) still cost more than the proof, measured before
+  the changes above at load 3.5-4.5: 6.5-9 ms a solve with a narrow pass for each suffix's
+  best and one full pass when that falls short, 36 ms exactly, against a proof of 3.4 ms cut
+  to 0.3 ms. A pass from 13 down to a middle number, bounding the proof from there, cost
+  about what it saved (0.6-1.0 ms backwards, 0.3-1.0 ms forwards, against 1.05 ms).
 Before the initial meld (`--initial`, still the integer program, unchanged): median 1.5 ms
 on a quiet host; 3-10 ms wall, 2.5-3.5 ms CPU at load average 4-5.
 First use of the dynamic program in a process: about 35 s to compile on a cold cache,

@@ -33,13 +33,20 @@ the other jokers to the new melds afterwards.
 This module is one compiled kernel and the helpers it calls, kept in one file (past the usual
 size) because numba's cache is checked against the file of the cached function only: a
 helper changed in another module would leave a stale compiled `search` in the cache.
+
+Numba counts references to arrays with atomic instructions and prunes the counts only within
+simple control flow (numba issue 2345): an array passed to a helper, or reassigned, inside
+the loops over states and moves cost an atomic update per move or state, about a fifth of a
+pass. So the functions of those loops allocate nothing and are compiled without reference
+counting (`_nrt=False`), and the pass's arrays grow in `search`, between calls of `_expand`,
+which makes room (`_room`) before a state could outgrow them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations_with_replacement
-from typing import cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -57,6 +64,17 @@ MAX_OLD_RUNS_PER_COLOUR = LABELS - OLD
 MAX_STARTS = 4  # old runs of one colour starting at one number
 STEPS_PER_NUMBER = 5  # four colours, then the groups
 STEPS = 13 * STEPS_PER_NUMBER
+MAX_FREE = 2  # free runs in progress per colour, see above
+
+_Function = TypeVar("_Function", bound=Callable[..., object])
+
+
+def _uncounted(inline: str = "never") -> Callable[[_Function], _Function]:
+    """`njit` for the functions inside the loops over states and moves: compiled without
+    reference counting, see the end of the docstring (`_nrt` is an option numba's type
+    hints leave out). They must not allocate."""
+    options: dict[str, Any] = {"cache": True, "nogil": True, "inline": inline, "_nrt": False}
+    return cast(Callable[[_Function], _Function], njit(**options))
 
 
 def _label_tables() -> tuple[IntArray, IntArray, IntArray]:
@@ -96,7 +114,7 @@ LABELS_OF, RANK_OF, UPGRADES = _label_tables()
 assert len(LABELS_OF) < 1 << 12
 
 
-@njit(cache=True, nogil=True)
+@_uncounted(inline="always")
 def _rank(new: IntArray, count: int, rank_of: IntArray) -> int:
     """The rank of the first `count` labels of `new` (sorted in place, the rest idle)."""
     for i in range(count, SLOTS):
@@ -111,7 +129,13 @@ def _rank(new: IntArray, count: int, rank_of: IntArray) -> int:
     return int(rank_of[((new[0] * LABELS + new[1]) * LABELS + new[2]) * LABELS + new[3]])
 
 
-@njit(cache=True, nogil=True)
+@_uncounted(inline="always")
+def _bits(subset: int) -> int:
+    """How many of the four lowest bits are set."""
+    return (0x4332322132212110 >> (4 * (subset & 15))) & 15
+
+
+@_uncounted()
 def _slot(key: int, mask: int) -> int:
     k = key ^ (key >> 29)
     k = k * 0x5851F42D4C957F2D
@@ -119,7 +143,7 @@ def _slot(key: int, mask: int) -> int:
     return int(k & mask)
 
 
-@njit(cache=True, nogil=True)
+@_uncounted()
 def _find(key: int, keys: IntArray, slots_index: IntArray, mask: int) -> int:
     h = _slot(key, mask)
     while True:
@@ -129,7 +153,18 @@ def _find(key: int, keys: IntArray, slots_index: IntArray, mask: int) -> int:
         h = (h + 1) & mask
 
 
-@njit(cache=True, nogil=True)
+@_uncounted()
+def _score_of(key: int, keys: IntArray, scores: IntArray, slots_index: IntArray, mask: int) -> int:
+    """The score of the state with this key in this step's hash table, as it was before
+    `_drop_dominated` marked it; -1 if it is not there or no longer standing."""
+    at = _find(key, keys, slots_index, mask)
+    if at < 0:
+        return -1
+    score = scores[at]
+    return int(-2 - score if score < -1 else score)
+
+
+@_uncounted()
 def _drop_dominated(
     keys: IntArray,
     scores: IntArray,
@@ -139,6 +174,7 @@ def _drop_dominated(
     mask: int,
     upgrades: IntArray,
     free_jokers: bool,
+    colour: int,
 ) -> None:
     """Mark (score -1) every state still standing that a state one slot ahead, still standing
     and scoring as much, dominates.
@@ -147,22 +183,28 @@ def _drop_dominated(
     would start a run, or end and host an old run), and a longer free run whatever a shorter
     one can (go on), so a state with one slot so upgraded and no lower score loses nothing.
     When jokers score nothing, neither does the same state with fewer jokers used.
+
+    After the step of a colour only that colour's slots are upgraded: most states one slot
+    ahead in another colour came from parents the steps before compared already, and the
+    lookups were a third of a pass (checking every colour cost 10-15% more time for a few
+    per cent fewer states). A state is first marked -2 - score, so that the states after it
+    still read its score.
     """
-    dominated = np.zeros(hi - lo, dtype=np.bool_)
     for index in range(lo, hi):
         key = keys[index]
         score = scores[index]
         if score < 0:
             continue
+        dominated = False
         if free_jokers:
             for fewer in range((key >> 48) & 3):
-                at = _find(key & ~(np.int64(3) << 48) | (fewer << 48), keys, slots_index, mask)
-                if at >= 0 and scores[at] >= score:
-                    dominated[index - lo] = True
+                other = key & ~(np.int64(3) << 48) | (fewer << 48)
+                if _score_of(other, keys, scores, slots_index, mask) >= score:
+                    dominated = True
                     break
-            if dominated[index - lo]:
+        for c in range(0 if dominated else 4):
+            if colour < 4 and c != colour:
                 continue
-        for c in range(4):
             shift = 12 * c
             rank = (key >> shift) & 4095
             others = key & ~(np.int64(4095) << shift)
@@ -170,14 +212,15 @@ def _drop_dominated(
                 up = upgrades[rank, k]
                 if up < 0:
                     break
-                at = _find(others | (up << shift), keys, slots_index, mask)
-                if at >= 0 and scores[at] >= score:
-                    dominated[index - lo] = True
+                if _score_of(others | (up << shift), keys, scores, slots_index, mask) >= score:
+                    dominated = True
                     break
-            if dominated[index - lo]:
+            if dominated:
                 break
+        if dominated:
+            scores[index] = -2 - score
     for index in range(lo, hi):
-        if dominated[index - lo]:
+        if scores[index] < -1:
             scores[index] = -1
 
 
@@ -244,65 +287,343 @@ def _grow(a: IntArray, size: int) -> IntArray:
     return b
 
 
-# Inlined where it is called (numba IR inlining): as a call it cost the search 10-25%.
-@njit(cache=True, nogil=True, inline="always")
+@_uncounted()
 def _put(
     keys: IntArray,
     scores: IntArray,
     parents: IntArray,
     actions: IntArray,
     slots_index: IntArray,
-    table_bits: int,
+    mask: int,
     size: int,
-    level_begin: int,
     key: int,
     score: int,
     parent: int,
     action: int,
-) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, int, int]:
-    """Add a state to this step's hash table, or raise the score of the same state already there.
-
-    The arrays grow when full and the table doubles when half used, so this returns them with
-    the table's size in bits and the new count of states.
-    """
-    mask = (1 << table_bits) - 1
+) -> int:
+    """Add a state to this step's hash table, or raise the score of the same state already
+    there; the new count of states. The caller has made room (`_room`)."""
     h = _slot(key, mask)
     while True:
         at = slots_index[h]
         if at < 0:
-            if size == len(keys):
-                keys = _grow(keys, 2 * size)
-                scores = _grow(scores, 2 * size)
-                parents = _grow(parents, 2 * size)
-                actions = _grow(actions, 2 * size)
             slots_index[h] = size
             keys[size] = key
             scores[size] = score
             parents[size] = parent
             actions[size] = action
-            size += 1
-            if 2 * (size - level_begin) > mask:
-                table_bits += 1
-                mask = (1 << table_bits) - 1
-                slots_index = np.full(1 << table_bits, -1, dtype=np.int64)
-                for j in range(level_begin, size):
-                    hh = _slot(keys[j], mask)
-                    while slots_index[hh] >= 0:
-                        hh = (hh + 1) & mask
-                    slots_index[hh] = j
-            return keys, scores, parents, actions, slots_index, table_bits, size
+            return size + 1
         if keys[at] == key:
             if scores[at] < score:
                 scores[at] = score
                 parents[at] = parent
                 actions[at] = action
-            return keys, scores, parents, actions, slots_index, table_bits, size
+            return size
         h = (h + 1) & mask
 
 
-# One long function: the compiled hot loop over steps, states and moves, whose parts share
-# many locals (the state being expanded, the hash table, the growing arrays of the pass) that
-# calls would have to pass back and forth.
+@njit(cache=True, nogil=True)
+def _room(
+    keys: IntArray,
+    scores: IntArray,
+    parents: IntArray,
+    actions: IntArray,
+    slots_index: IntArray,
+    table_bits: int,
+    level_begin: int,
+    size: int,
+    room: int,
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, int]:
+    """The pass's arrays grown to hold `room` states, and the step's hash table to hold them
+    at most half full (rehashed), with its size in bits.
+
+    Made before a state is expanded, for as many states as it may add, so that `_put` never
+    grows an array (see the module's docstring).
+    """
+    if room > len(keys):
+        grown = max(2 * len(keys), room)
+        keys = _grow(keys, grown)
+        scores = _grow(scores, grown)
+        parents = _grow(parents, grown)
+        actions = _grow(actions, grown)
+    if 2 * (room - level_begin) > (1 << table_bits) - 1:
+        while 2 * (room - level_begin) > (1 << table_bits) - 1:
+            table_bits += 1
+        mask = (1 << table_bits) - 1
+        slots_index = np.full(1 << table_bits, -1, dtype=np.int64)
+        for j in range(level_begin, size):
+            h = _slot(keys[j], mask)
+            while slots_index[h] >= 0:
+                h = (h + 1) & mask
+            slots_index[h] = j
+    return keys, scores, parents, actions, slots_index, table_bits
+
+
+# One long function: the hot loop over states and moves, whose parts share many locals (the
+# state being expanded, its colour's slots, the move) that calls would pass back and forth.
+@_uncounted()
+def _expand(
+    step: int,
+    lo: int,
+    hi: int,
+    theta: int,
+    attach: bool,
+    joker_score: int,
+    jokers: IntArray,
+    tables: tuple[IntArray, ...],
+    kept_ahead: IntArray,
+    kept_cap: IntArray,
+    bound: int,
+    tile_weight: int,
+    point_weight: int,
+    keys: IntArray,
+    scores: IntArray,
+    parents: IntArray,
+    actions: IntArray,
+    slots_index: IntArray,
+    mask: int,
+    level_begin: int,
+    size: int,
+    new: IntArray,  # scratch: the labels of a colour after a move
+    carried: IntArray,  # scratch: the old runs it carries on
+) -> tuple[int, int, int]:
+    """Expand the states `lo`..`hi` - 1 of a step into the next step's hash table, until one
+    may add more states than the arrays or the table have room for.
+
+    Returns (the first state not expanded, `hi` once all are; the count of states; the room
+    the state not expanded needs).
+    """
+    (
+        table_cnt,  # (4, 14): table copies of colour c, number v
+        rack_cnt,  # (4, 14)
+        run_end,  # per old run
+        run_jokers,  # per old run: bit v set where a joker stands for number v
+        run_of,  # (4, MAX_OLD_RUNS_PER_COLOUR): old run id of each local index
+        run_local,  # per old run: its local index in its colour
+        starts,  # (4, 14, MAX_STARTS): old runs of colour c starting at v
+        start_count,  # (4, 14)
+        group_best,  # (14, 256, 3): most old groups kept, -1 if the rest won't split
+        symmetric,  # (14,): 1 where group_best ignores which colour a leftover has
+        labels_of,  # LABELS_OF, RANK_OF
+        rank_of,
+    ) = tables
+    v = step // STEPS_PER_NUMBER + 1
+    c = step % STEPS_PER_NUMBER
+    table_jokers = jokers[0]
+    rack_jokers = jokers[1]
+    total_jokers = table_jokers + rack_jokers
+    per_tile = tile_weight + v * point_weight  # the score of a rack copy laid
+    start_jokers = 0  # bit k: a joker stands for v in the k-th old run of colour c starting at v
+    if c < 4:
+        for k in range(start_count[c, v]):
+            start_jokers |= ((run_jokers[starts[c, v, k]] >> v) & 1) << k
+    for index in range(lo, hi):
+        key = keys[index]
+        score = scores[index]
+        if score < 0:
+            continue  # dominated
+        used = (key >> 48) & 3
+        if c == 4:
+            room = size + total_jokers - used + 1
+            if room > len(keys) or 2 * (room - level_begin) > mask:
+                return index, size, room
+            g = (key >> 50) & 255
+            base = key & ((1 << 48) - 1)
+            for extra in range(total_jokers - used + 1):
+                kept = group_best[v, g, extra]
+                if kept < 0:
+                    continue
+                u = used + extra
+                gain = kept + joker_score * (max(0, u - table_jokers) - max(0, used - table_jokers))
+                if v == 13 and u < table_jokers:
+                    continue
+                total = score + gain
+                limit = total + bound + joker_score * (rack_jokers - max(0, u - table_jokers))
+                if v == 13:
+                    limit = total
+                if limit < theta:
+                    continue
+                new_key = base | (u << 48)
+                size = _put(
+                    keys,
+                    scores,
+                    parents,
+                    actions,
+                    slots_index,
+                    mask,
+                    size,
+                    new_key,
+                    total,
+                    index,
+                    extra,
+                )
+            continue
+        shift = 12 * c
+        rank = (key >> shift) & 4095
+        t = table_cnt[c, v]
+        r = rack_cnt[c, v]
+        # the colour's slots
+        n0 = 0
+        n1 = 0
+        n2 = 0
+        n3 = 0
+        n4 = 0
+        old_reals = 0
+        old_jokers = 0
+        n_carried = 0
+        for i in range(SLOTS):
+            label = labels_of[rank, i]
+            if label == 0:
+                n0 += 1
+            elif label == 1:
+                n1 += 1
+            elif label == 2:
+                n2 += 1
+            elif label == 3:
+                n3 += 1
+            elif label == TRAILING_JOKER:
+                n4 += 1
+            else:
+                run = run_of[c, label - OLD]
+                if (run_jokers[run] >> v) & 1:
+                    old_jokers += 1
+                else:
+                    old_reals += 1
+                if run_end[run] != v:
+                    carried[n_carried] = label
+                    n_carried += 1
+        if n1 > 0 and v > 12:
+            continue
+        n_starts = start_count[c, v]
+        # at most one state a move: pairs (c3r, c3j) and (sr, sj) of sums up to n3 and n0
+        room = size + (n1 + 1) * (n4 + 1) * (n2 + 1) * (n3 + 1) * (n3 + 2) * (n0 + 1) * (
+            n0 + 2
+        ) // 4 * ((r + 1) << n_starts)
+        if room > len(keys) or 2 * (room - level_begin) > mask:
+            return index, size, room
+        others = key & ~(np.int64(4095) << shift) & ~(np.int64(3) << 48)
+        # Attaching (see rummikub_rearrange), a joker may not end a run of three or
+        # more, nor start one except as 11 (as in J R12 R13).
+        last_joker = 0 if attach and v == 13 else 1
+        # Free runs may go on or start in at most two slots (those of label 1, 2 or 4 must
+        # go on, and already do), and none starts past 11.
+        opening = MAX_FREE - n1 - n2 - n4 if v <= 11 else 0
+        # The copies and jokers the old runs kept leave to the free runs (and old runs
+        # starting here): the loops stop where a move would take more.
+        reals_left = t + r - old_reals
+        jokers_left = total_jokers - used - old_jokers
+        if reals_left < 0 or jokers_left < 0:
+            continue
+        for j1 in range(min(n1, jokers_left) + 1):
+            for j4 in range(min(n4 * last_joker, jokers_left - j1) + 1):
+                for j2 in range(min(n2, jokers_left - j1 - j4) + 1):
+                    going = n1 - j1 + n2 - j2 + n4 - j4  # real tiles of runs that must go on
+                    if going > reals_left:
+                        continue
+                    wild = j1 + j4 + j2
+                    for c3r in range(min(n3, reals_left - going) + 1):
+                        for c3j in range(min((n3 - c3r) * last_joker, jokers_left - wild) + 1):
+                            ended = n3 - c3r - c3j
+                            starting = max(0, opening - c3r - c3j)
+                            for sr in range(min(n0, starting, reals_left - going - c3r) + 1):
+                                jokers_starting = min(
+                                    min(n0, starting) - sr, jokers_left - wild - c3j
+                                )
+                                for sj in range(1 if attach and v != 11 else jokers_starting + 1):
+                                    hosts = n0 - sr - sj + ended
+                                    for chosen in range(1 << n_starts):
+                                        count = _bits(chosen)
+                                        s_jokers = _bits(chosen & start_jokers)
+                                        s_reals = count - s_jokers
+                                        if count > hosts:
+                                            continue
+                                        reals = old_reals + going + c3r + sr + s_reals
+                                        u = used + old_jokers + wild + c3j + sj + s_jokers
+                                        if u > total_jokers or reals > t + r:
+                                            continue
+                                        gained = (
+                                            score
+                                            + count
+                                            + joker_score
+                                            * (
+                                                max(0, u - table_jokers)
+                                                - max(0, used - table_jokers)
+                                            )
+                                        )
+                                        ahead = bound + joker_score * (
+                                            rack_jokers - max(0, u - table_jokers)
+                                        )
+                                        new_rank = -1  # found once a successor passes
+                                        for x in range(max(t, reals), t + r + 1):
+                                            g = x - reals
+                                            total = gained + (x - t) * per_tile
+                                            left = (others >> 50) & 255
+                                            if symmetric[v]:
+                                                left = _add_sorted(left, c, g)
+                                            else:
+                                                left |= g << (2 * c)
+                                            groups_left = kept_ahead[
+                                                v, c, left, min(2, total_jokers - u)
+                                            ]
+                                            if groups_left < 0:
+                                                continue
+                                            if total + ahead + groups_left - kept_cap[v] < theta:
+                                                continue
+                                            if new_rank < 0:
+                                                m = 0
+                                                for i in range(n_carried):
+                                                    new[m] = carried[i]
+                                                    m += 1
+                                                for _ in range(n1):
+                                                    new[m] = 2
+                                                    m += 1
+                                                for _ in range(n2 + c3r + n4 - j4):
+                                                    new[m] = 3
+                                                    m += 1
+                                                for _ in range(c3j + j4):
+                                                    new[m] = TRAILING_JOKER if attach else 3
+                                                    m += 1
+                                                for _ in range(sr + sj):
+                                                    new[m] = 1
+                                                    m += 1
+                                                for k in range(n_starts):
+                                                    if (chosen >> k) & 1:
+                                                        new[m] = OLD + run_local[starts[c, v, k]]
+                                                        m += 1
+                                                new_rank = _rank(new, m, rank_of)
+                                            new_key = (
+                                                (others & ((1 << 50) - 1))
+                                                | (new_rank << shift)
+                                                | (u << 48)
+                                                | (left << 50)
+                                            )
+                                            action = (
+                                                j1
+                                                | (j2 << 3)
+                                                | (c3r << 6)
+                                                | (c3j << 9)
+                                                | (sr << 12)
+                                                | (sj << 15)
+                                                | (chosen << 18)
+                                                | (x << 24)
+                                                | (j4 << 27)
+                                            )
+                                            size = _put(
+                                                keys,
+                                                scores,
+                                                parents,
+                                                actions,
+                                                slots_index,
+                                                mask,
+                                                size,
+                                                new_key,
+                                                total,
+                                                index,
+                                                action,
+                                            )
+    return hi, size, 0
+
+
 @njit(cache=True, nogil=True)
 def search(
     theta: int,
@@ -311,35 +632,23 @@ def search(
     attach: bool,  # jokers score nothing and stand only where needed, see rummikub_rearrange
     joker_score: int,
     jokers: IntArray,  # (table jokers, rack jokers)
-    table_cnt: IntArray,  # (4, 14): table copies of colour c, number v
-    rack_cnt: IntArray,  # (4, 14)
-    run_end: IntArray,  # per old run
-    run_jokers: IntArray,  # per old run: bit v set where a joker stands for number v
-    run_of: IntArray,  # (4, MAX_OLD_RUNS_PER_COLOUR): old run id of each local index
-    run_local: IntArray,  # per old run: its local index in its colour
-    starts: IntArray,  # (4, 14, MAX_STARTS): old runs of colour c starting at v
-    start_count: IntArray,  # (4, 14)
-    group_best: IntArray,  # (14, 256, 3): most old groups kept, -1 if the rest won't split
-    symmetric: IntArray,  # (14,): 1 where group_best ignores which colour a leftover has
+    tables: tuple[IntArray, ...],  # the problem's and the labels' arrays, see `_expand`
     kept_ahead: IntArray,  # (14, 4, 256, 3) and (14,): see rummikub_groups
     kept_cap: IntArray,
     bound_after: IntArray,  # (STEPS,): most score still possible after each step
     tile_weight: int,
     point_weight: int,
-    labels_of: IntArray,
-    rank_of: IntArray,
     upgrades: IntArray,
-) -> tuple[int, int, int, IntArray, IntArray, IntArray]:
+) -> tuple[int, int, IntArray, IntArray]:
     """One pass at threshold `theta`.
 
-    Returns (found: 1, 0, or -1 out of budget; best score; highest dropped bound; action per
-    step; key per step; and where each step's states begin in the pass's arrays).
+    Returns (found: 1, 0, or -1 out of budget; best score; action per step; and where each
+    step's states begin in the pass's arrays).
     """
     table_jokers = jokers[0]
     rack_jokers = jokers[1]
     total_jokers = table_jokers + rack_jokers
-    max_free = 2
-    capacity = 1 << 12
+    capacity = 1 << 14
     keys = np.empty(capacity, dtype=np.int64)
     scores = np.empty(capacity, dtype=np.int64)
     parents = np.empty(capacity, dtype=np.int64)
@@ -353,7 +662,6 @@ def search(
     level_start[1] = 1
     table_bits = 12
     slots_index = np.full(1 << table_bits, -1, dtype=np.int64)
-    dropped = np.int64(-1)
     new = np.zeros(SLOTS, dtype=np.int64)
     carried = np.zeros(SLOTS, dtype=np.int64)
     for step in range(STEPS):
@@ -364,8 +672,10 @@ def search(
         # A fresh hash table sized for this step (it grows if the step outgrows it); only
         # its used prefix is cleared, since steps after a large one are often small (at
         # 4096 slots or more, clearing took half the time of a pass that finds nothing).
-        table_bits = 7
-        while (1 << table_bits) < 4 * (hi - lo) + 64:
+        # At least 512 slots: one state may add dozens, and `_room` wants the table at
+        # most half full with all of them.
+        table_bits = 9
+        while (1 << table_bits) < 4 * (hi - lo) + 256:
             table_bits += 1
         if len(slots_index) < (1 << table_bits):
             slots_index = np.full(1 << table_bits, -1, dtype=np.int64)
@@ -373,229 +683,42 @@ def search(
             slots_index[: 1 << table_bits] = -1
         mask = (1 << table_bits) - 1
         level_begin = size
-        bound = bound_after[step]
-        for index in range(lo, hi):
-            key = keys[index]
-            score = scores[index]
-            if score < 0:
-                continue  # dominated
-            used = (key >> 48) & 3
-            if c == 4:
-                g = (key >> 50) & 255
-                base = key & ((1 << 48) - 1)
-                for extra in range(total_jokers - used + 1):
-                    kept = group_best[v, g, extra]
-                    if kept < 0:
-                        continue
-                    u = used + extra
-                    gain = kept + joker_score * (
-                        max(0, u - table_jokers) - max(0, used - table_jokers)
-                    )
-                    if v == 13 and u < table_jokers:
-                        continue
-                    total = score + gain
-                    limit = total + bound + joker_score * (rack_jokers - max(0, u - table_jokers))
-                    if v == 13:
-                        limit = total
-                    if limit < theta:
-                        dropped = max(dropped, limit)
-                        continue
-                    new_key = base | (u << 48)
-                    keys, scores, parents, actions, slots_index, table_bits, size = _put(
-                        keys,
-                        scores,
-                        parents,
-                        actions,
-                        slots_index,
-                        table_bits,
-                        size,
-                        level_begin,
-                        new_key,
-                        total,
-                        index,
-                        extra,
-                    )
-                    mask = (1 << table_bits) - 1
-                continue
-            shift = 12 * c
-            rank = (key >> shift) & 4095
-            t = table_cnt[c, v]
-            r = rack_cnt[c, v]
-            # the colour's slots
-            n0 = 0
-            n1 = 0
-            n2 = 0
-            n3 = 0
-            n4 = 0
-            old_reals = 0
-            old_jokers = 0
-            n_carried = 0
-            for i in range(SLOTS):
-                label = labels_of[rank, i]
-                if label == 0:
-                    n0 += 1
-                elif label == 1:
-                    n1 += 1
-                elif label == 2:
-                    n2 += 1
-                elif label == 3:
-                    n3 += 1
-                elif label == TRAILING_JOKER:
-                    n4 += 1
-                else:
-                    run = run_of[c, label - OLD]
-                    if (run_jokers[run] >> v) & 1:
-                        old_jokers += 1
-                    else:
-                        old_reals += 1
-                    if run_end[run] != v:
-                        carried[n_carried] = label
-                        n_carried += 1
-            if n1 > 0 and v > 12:
-                continue
-            n_starts = start_count[c, v]
-            others = key & ~(np.int64(4095) << shift) & ~(np.int64(3) << 48)
-            # Attaching (see rummikub_rearrange), a joker may not end a run of three or
-            # more, nor start one except as 11 (as in J R12 R13).
-            last_joker = 0 if attach and v == 13 else 1
-            for j1 in range(n1 + 1):
-                for j4 in range(n4 * last_joker + 1):
-                    for j2 in range(n2 + 1):
-                        for c3r in range(n3 + 1):
-                            for c3j in range((n3 - c3r) * last_joker + 1):
-                                ended = n3 - c3r - c3j
-                                for sr in range(n0 + 1):
-                                    for sj in range(1 if attach and v != 11 else n0 - sr + 1):
-                                        free = n1 + n2 + n4 + c3r + c3j + sr + sj
-                                        if free > max_free or (sr + sj > 0 and v > 11):
-                                            continue
-                                        hosts = n0 - sr - sj + ended
-                                        for chosen in range(1 << n_starts):
-                                            count = 0
-                                            s_reals = 0
-                                            s_jokers = 0
-                                            for k in range(n_starts):
-                                                if (chosen >> k) & 1:
-                                                    count += 1
-                                                    if (run_jokers[starts[c, v, k]] >> v) & 1:
-                                                        s_jokers += 1
-                                                    else:
-                                                        s_reals += 1
-                                            if count > hosts:
-                                                continue
-                                            reals = (
-                                                old_reals
-                                                + n1
-                                                - j1
-                                                + n2
-                                                - j2
-                                                + n4
-                                                - j4
-                                                + c3r
-                                                + sr
-                                                + s_reals
-                                            )
-                                            wild = old_jokers + j1 + j2 + j4 + c3j + sj + s_jokers
-                                            u = used + wild
-                                            if u > total_jokers or reals > t + r:
-                                                continue
-                                            m = 0
-                                            for i in range(n_carried):
-                                                new[m] = carried[i]
-                                                m += 1
-                                            for _ in range(n1):
-                                                new[m] = 2
-                                                m += 1
-                                            for _ in range(n2 + c3r + n4 - j4):
-                                                new[m] = 3
-                                                m += 1
-                                            for _ in range(c3j + j4):
-                                                new[m] = TRAILING_JOKER if attach else 3
-                                                m += 1
-                                            for _ in range(sr + sj):
-                                                new[m] = 1
-                                                m += 1
-                                            for k in range(n_starts):
-                                                if (chosen >> k) & 1:
-                                                    new[m] = OLD + run_local[starts[c, v, k]]
-                                                    m += 1
-                                            new_rank = _rank(new, m, rank_of)
-                                            joker_gain = joker_score * (
-                                                max(0, u - table_jokers)
-                                                - max(0, used - table_jokers)
-                                            )
-                                            for x in range(max(t, reals), t + r + 1):
-                                                g = x - reals
-                                                total = (
-                                                    score
-                                                    + (x - t) * (tile_weight + v * point_weight)
-                                                    + count
-                                                    + joker_gain
-                                                )
-                                                left = (others >> 50) & 255
-                                                if symmetric[v]:
-                                                    left = _add_sorted(left, c, g)
-                                                else:
-                                                    left |= g << (2 * c)
-                                                groups_left = kept_ahead[
-                                                    v, c, left, min(2, total_jokers - u)
-                                                ]
-                                                if groups_left < 0:
-                                                    continue
-                                                new_key = (
-                                                    (others & ((1 << 50) - 1))
-                                                    | (new_rank << shift)
-                                                    | (u << 48)
-                                                    | (left << 50)
-                                                )
-                                                limit = (
-                                                    total
-                                                    + bound
-                                                    + groups_left
-                                                    - kept_cap[v]
-                                                    + joker_score
-                                                    * (rack_jokers - max(0, u - table_jokers))
-                                                )
-                                                if limit < theta:
-                                                    dropped = max(dropped, limit)
-                                                    continue
-                                                action = (
-                                                    j1
-                                                    | (j2 << 3)
-                                                    | (c3r << 6)
-                                                    | (c3j << 9)
-                                                    | (sr << 12)
-                                                    | (sj << 15)
-                                                    | (chosen << 18)
-                                                    | (x << 24)
-                                                    | (j4 << 27)
-                                                )
-                                                (
-                                                    keys,
-                                                    scores,
-                                                    parents,
-                                                    actions,
-                                                    slots_index,
-                                                    table_bits,
-                                                    size,
-                                                ) = _put(
-                                                    keys,
-                                                    scores,
-                                                    parents,
-                                                    actions,
-                                                    slots_index,
-                                                    table_bits,
-                                                    size,
-                                                    level_begin,
-                                                    new_key,
-                                                    total,
-                                                    index,
-                                                    action,
-                                                )
-                                                mask = (1 << table_bits) - 1
+        index = lo
+        while True:
+            index, size, room = _expand(
+                step,
+                index,
+                hi,
+                theta,
+                attach,
+                joker_score,
+                jokers,
+                tables,
+                kept_ahead,
+                kept_cap,
+                bound_after[step],
+                tile_weight,
+                point_weight,
+                keys,
+                scores,
+                parents,
+                actions,
+                slots_index,
+                mask,
+                level_begin,
+                size,
+                new,
+                carried,
+            )
+            if index == hi:
+                break
+            keys, scores, parents, actions, slots_index, table_bits = _room(
+                keys, scores, parents, actions, slots_index, table_bits, level_begin, size, room
+            )
+            mask = (1 << table_bits) - 1
         level_start[step + 2] = size
         if 0 < budget < size:
-            return -1, 0, -1, np.zeros(STEPS, np.int64), np.zeros(STEPS + 1, np.int64), level_start
+            return -1, 0, np.zeros(STEPS, np.int64), level_start
         if beam > 0 and size - level_begin > beam and step < STEPS - 1:
             _keep_best(
                 keys,
@@ -613,13 +736,12 @@ def search(
             )
         # After the beam, so a narrow pass looks up the upgrades of the states it keeps only
         # (a fifth of its lookups; dominated states were a third of its time).
-        _drop_dominated(keys, scores, level_begin, size, slots_index, mask, upgrades, attach)
+        _drop_dominated(keys, scores, level_begin, size, slots_index, mask, upgrades, attach, c)
     path_actions = np.zeros(STEPS, dtype=np.int64)
-    path_keys = np.zeros(STEPS + 1, dtype=np.int64)
     lo = level_start[STEPS]
     hi = level_start[STEPS + 1]
     if hi == lo:
-        return 0, 0, int(dropped), path_actions, path_keys, level_start
+        return 0, 0, path_actions, level_start
     best = lo
     for index in range(lo, hi):
         if scores[index] > scores[best]:
@@ -627,12 +749,11 @@ def search(
     at = best
     for step in range(STEPS - 1, -1, -1):
         path_actions[step] = actions[at]
-        path_keys[step + 1] = keys[at]
         at = parents[at]
-    return 1, int(scores[best]), int(dropped), path_actions, path_keys, level_start
+    return 1, int(scores[best]), path_actions, level_start
 
 
-_typed_search = cast(Callable[..., tuple[int, int, int, IntArray, IntArray, IntArray]], search)
+_typed_search = cast(Callable[..., tuple[int, int, IntArray, IntArray]], search)
 
 
 def run_pass(
@@ -645,21 +766,24 @@ def run_pass(
     bound_after: IntArray,
     tile_weight: int,
     point_weight: int,
-) -> tuple[int, int, int, IntArray, IntArray]:
-    """One pass of `search`: (found: 1, 0, or -1 out of budget; best score; highest dropped
-    bound; action and key per step)."""
-    found, best, dropped, actions, keys, _levels = _typed_search(
+) -> tuple[int, int, IntArray, int]:
+    """One pass of `search` over a problem's `arrays` (jokers, the problem's arrays of
+    `_expand`, kept_ahead, kept_cap): (found: 1, 0, or -1 out of budget; best score; action
+    per step; states the pass held)."""
+    jokers, *tables, kept_ahead, kept_cap = arrays
+    found, best, actions, levels = _typed_search(
         theta,
         beam,
         budget,
         attach,
         joker_score,
-        *arrays,
+        jokers,
+        (*tables, LABELS_OF, RANK_OF),
+        kept_ahead,
+        kept_cap,
         bound_after,
         tile_weight,
         point_weight,
-        LABELS_OF,
-        RANK_OF,
         UPGRADES,
     )
-    return int(found), int(best), int(dropped), actions, keys
+    return int(found), int(best), actions, int(levels[-1])

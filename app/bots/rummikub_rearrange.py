@@ -45,26 +45,28 @@ def _read_old_table(table: list[list[str]]) -> tuple[list[OldRun], list[OldGroup
     groups: list[OldGroup] = []
     for index, meld in enumerate(table):
         types = [tile_type(t) for t in meld]
-        real = sorted((t for t in types if t != JOKER), key=lambda t: t % 13)
+        # sorted by type: by colour, then number
+        real = sorted(t for t in types if t != JOKER)
         jokers = len(types) - len(real)
-        if not real or len(types) < 3:
+        if not real or len(types) < 3 or len(set(real)) != len(real):
             raise _Unsupported(f"old meld {meld} is no meld")
-        colours = [t // 13 for t in real]
-        numbers = [t % 13 + 1 for t in real]
-        if len(types) <= 4 and len(set(numbers)) == 1 and len(set(colours)) == len(real):
-            groups.append(OldGroup(index, numbers[0], tuple(colours), jokers))
+        number = real[0] % 13
+        if len(types) <= 4 and all(t % 13 == number for t in real):
+            groups.append(OldGroup(index, number + 1, tuple(t // 13 for t in real), jokers))
             continue
-        low, high = numbers[0], numbers[-1]
+        colour = real[0] // 13
+        low, high = number + 1, real[-1] % 13 + 1
         gaps = high - low + 1 - len(real)
-        if len(set(colours)) != 1 or len(set(numbers)) != len(real) or gaps > jokers:
+        if real[-1] // 13 != colour or gaps > jokers:
             raise _Unsupported(f"old meld {meld} is no meld")
         # Jokers fill the gaps, then extend the run upwards, then downwards.
         up = min(jokers - gaps, 13 - high)
         down = jokers - gaps - up
         if low - down < 1:
             raise _Unsupported(f"old meld {meld} is no meld")
-        mask = sum(1 << v for v in range(low - down, high + up + 1) if v not in numbers)
-        runs.append(OldRun(index, colours[0], low - down, high + up, mask))
+        span = (1 << high + up + 1) - (1 << low - down)
+        mask = span - sum(1 << t % 13 + 1 for t in real)
+        runs.append(OldRun(index, colour, low - down, high + up, mask))
     return runs, groups
 
 
@@ -235,9 +237,7 @@ class _Problem:
     def joker_score(self) -> int:
         return 0 if self.attach else self.tile_weight + JOKER_POINTS * self.point_weight
 
-    def _pass(
-        self, theta: int, beam: int = 0, budget: int = 0
-    ) -> tuple[int, int, int, IntArray, IntArray]:
+    def _pass(self, theta: int, beam: int = 0, budget: int = 0) -> tuple[int, int, IntArray, int]:
         return run_pass(
             theta,
             beam,
@@ -253,42 +253,40 @@ class _Problem:
     def optimum(self, budget: int = 0) -> Laid:
         """The best play, by passes that each keep only states that may still reach a floor.
 
-        First the bound itself (every rack tile laid, every old meld kept), cheaply. Then a
-        narrow pass (the best few states per step; four times as many if it finds nothing)
-        among plays laying every rack tile, and failing that a wide narrow pass among all
-        plays: once one finds a play, one full pass above its score finds a better play or
-        proves there is none. If none does, full passes among plays laying every rack tile,
-        then at least one fewer, and so on: the first that finds a play finds the best. A
-        full pass over `budget` states ends the search with the narrow pass's play (or the
-        old table), unproven."""
-        top = int(_trivial_bounds(self.value)[0]) + self.rack_jokers * self.joker_score
-        found, _best, _dropped, actions, keys = self._pass(top, budget=budget)
-        if found == 1:
-            return self._replay(actions, keys)
+        First a narrow pass (the best few states per step; four times as many if it finds
+        nothing) among plays laying every rack tile, and failing that a wide narrow pass
+        among all plays: once one finds a play, one full pass above its score finds a better
+        play or proves there is none. If none does, full passes among plays laying every rack
+        tile, then at least one fewer, and so on: the first that finds a play finds the best.
+        A full pass over `budget` states ends the search with the narrow pass's play (or the
+        old table), unproven. (A play that also keeps every old meld has the highest bound at
+        every step, so the narrow pass keeps it unless ties crowd it out, and the full pass
+        finds it then: a first pass at that bound, to find it cheaply, cost more on the bench
+        than it saved.)"""
         every_tile = int(self.value[:4].sum()) - len(self.runs)
         every_tile += self.rack_jokers * self.joker_score
         for beam, theta in ((BEAM, every_tile), (4 * BEAM, every_tile), (4 * BEAM, 0)):
-            narrow, floor, _dropped, narrow_actions, narrow_keys = self._pass(theta, beam)
+            narrow, floor, narrow_actions, _states = self._pass(theta, beam)
             if narrow:
                 break
         if narrow:
-            found, _best, _dropped, actions, keys = self._pass(floor + 1, budget=budget)
+            found, _best, actions, _states = self._pass(floor + 1, budget=budget)
             if found == 1:
-                return self._replay(actions, keys)
-            laid = self._replay(narrow_actions, narrow_keys)
+                return self._replay(actions)
+            laid = self._replay(narrow_actions)
             return laid if found == 0 else _unproven(laid)
         rack_tiles = int(self.arrays[2].sum()) + (0 if self.attach else self.rack_jokers)
         for tiles in range(rack_tiles, -1, -1):
             floor = every_tile if tiles == rack_tiles else tiles * self.tile_weight
-            found, _best, _dropped, actions, keys = self._pass(floor, budget=budget)
+            found, _best, actions, _states = self._pass(floor, budget=budget)
             if found == 1:
-                return self._replay(actions, keys)
+                return self._replay(actions)
             if found < 0:
                 break
         old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
         return Laid(replace(old, optimal=False), [])
 
-    def _replay(self, actions: IntArray, keys: IntArray) -> Laid:
+    def _replay(self, actions: IntArray) -> Laid:
         return replay(
             self.table,
             self.rack,
@@ -298,7 +296,6 @@ class _Problem:
             self.group_best,
             self.splits,
             actions,
-            keys,
             self.attach,
         )
 

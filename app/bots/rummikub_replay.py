@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from app.bots.rummikub_dp import OLD, STEPS, STEPS_PER_NUMBER, TRAILING_JOKER, IntArray
+from app.bots.rummikub_dp import STEPS, STEPS_PER_NUMBER, TRAILING_JOKER, IntArray
 from app.bots.rummikub_groups import GroupSplit, code
 from app.bots.rummikub_melds import JOKER
 from app.bots.rummikub_melds import tile_type as parse_tile_type
@@ -59,7 +59,6 @@ class OldGroup:
 class _Open:
     label: int
     units: list[tuple[int, bool]]  # (number, is a joker)
-    run: int  # the old run kept whole, or -1
 
 
 def replay(
@@ -71,19 +70,21 @@ def replay(
     group_best: IntArray,
     splits: dict[tuple[int, int], GroupSplit],
     actions: IntArray,
-    keys: IntArray,
     attach: bool,
 ) -> Laid:
     """Rebuild the melds along the program's best path."""
     kept_melds: set[int] = set()
     new_runs: list[tuple[int, list[tuple[int, bool]]]] = []  # (colour, units)
     new_groups: list[tuple[int, tuple[int, ...], int]] = []  # (number, colours, jokers)
-    open_runs: list[list[_Open]] = [[], [], [], []]
+    open_runs: list[list[_Open]] = [[], [], [], []]  # the free runs in progress
+    # Real tiles of colour c and number v that the old runs kept so far take: an old run
+    # chosen where it starts goes on to its end (the program has no other successor), so
+    # it is counted then, not followed step by step.
+    old_reals = [[0] * 14 for _ in range(4)]
     leftover = [0, 0, 0, 0]
-    local = {c: [i for i, r in enumerate(runs) if r.colour == c] for c in range(4)}
-    starting: dict[tuple[int, int], list[int]] = {}
-    for i, r in enumerate(runs):
-        starting.setdefault((r.colour, r.start), []).append(i)
+    starting: dict[tuple[int, int], list[OldRun]] = {}
+    for old in runs:
+        starting.setdefault((old.colour, old.start), []).append(old)
     by_number: dict[int, list[OldGroup]] = {}
     for group in groups:
         by_number.setdefault(group.value, []).append(group)
@@ -93,59 +94,23 @@ def replay(
         v, c = divmod(step, STEPS_PER_NUMBER)
         v += 1
         if c == 4:
-            here = by_number.get(v, [])
-            _replay_groups(v, leftover, action, here, group_best, splits, kept_melds, new_groups)
-            leftover = [0, 0, 0, 0]
+            if action or any(leftover):  # else no group is laid or kept at v
+                here = by_number.get(v, [])
+                _replay_groups(
+                    v, leftover, action, here, group_best, splits, kept_melds, new_groups
+                )
+                leftover = [0, 0, 0, 0]
             continue
-        if not open_runs[c] and action & 0xFFFFFF == 0:
-            # no run of this colour goes on or starts here: every copy laid goes to groups
-            leftover[c] = action >> 24
-            assert on_table[c][v] <= leftover[c] <= 2
-            continue
-        j1, j2 = action & 7, (action >> 3) & 7
-        c3r, c3j = (action >> 6) & 7, (action >> 9) & 7
-        sr, sj = (action >> 12) & 7, (action >> 15) & 7
-        chosen, x, j4 = (action >> 18) & 63, (action >> 24) & 7, (action >> 27) & 7
         reals = 0
-        still: list[_Open] = []
-        by_label: dict[int, list[_Open]] = {}
-        for run in open_runs[c]:
-            by_label.setdefault(run.label, []).append(run)
-        for run in sorted(open_runs[c], key=lambda o: o.label):
-            if run.label >= OLD:
-                old = runs[run.run]
-                joker = bool(old.jokers >> v & 1)
-                reals += not joker
-                if old.end == v:
-                    kept_melds.add(old.meld)
-                else:
-                    still.append(run)
-        for label, jokers, after in ((1, j1, 2), (2, j2, 3)):
-            for i, run in enumerate(by_label.get(label, [])):
-                run.units.append((v, i < jokers))
-                reals += i >= jokers
-                run.label = after
-                still.append(run)
-        for i, run in enumerate(by_label.get(TRAILING_JOKER, [])):
-            run.units.append((v, i < j4))
-            reals += i >= j4
-            run.label = TRAILING_JOKER if i < j4 else 3
-            still.append(run)
-        for i, run in enumerate(by_label.get(3, [])):
-            if i < c3r + c3j:
-                run.units.append((v, i >= c3r))
-                run.label = TRAILING_JOKER if attach and i >= c3r else 3
-                still.append(run)
-            else:
-                new_runs.append((c, run.units))
-        reals += c3r + sr
-        still += [_Open(1, [(v, i >= sr)], -1) for i in range(sr + sj)]
-        for k, index in enumerate(starting.get((c, v), [])):
-            if chosen >> k & 1:
-                reals += not (runs[index].jokers >> v & 1)
-                still.append(_Open(OLD + local[c].index(index), [], index))
-        open_runs[c] = still
-        leftover[c] = x - reals
+        if open_runs[c] or action & 0x3FFFF:  # a free run goes on, ends or starts here
+            reals = _replay_free_runs(v, c, action, open_runs, new_runs, attach)
+        for k, old in enumerate(starting.get((c, v), ())):
+            if (action >> (18 + k)) & 1:
+                kept_melds.add(old.meld)
+                for n in range(v, old.end + 1):
+                    old_reals[c][n] += not old.jokers >> n & 1
+        x = (action >> 24) & 7
+        leftover[c] = x - reals - old_reals[c][v]
         assert 0 <= leftover[c] <= 2
         assert x >= on_table[c][v]
     for c in range(4):
@@ -153,6 +118,46 @@ def replay(
             assert run.label == 3, "every run is complete after 13"
             new_runs.append((c, run.units))
     return _with_tile_ids(table, rack, kept_melds, new_runs, new_groups)
+
+
+def _replay_free_runs(
+    v: int,
+    c: int,
+    action: int,
+    open_runs: list[list[_Open]],
+    new_runs: list[tuple[int, list[tuple[int, bool]]]],
+    attach: bool,
+) -> int:
+    """The free runs of colour c at number v go on, end or start; the real tiles they take."""
+    j1, j2 = action & 7, (action >> 3) & 7
+    c3r, c3j = (action >> 6) & 7, (action >> 9) & 7
+    sr, sj, j4 = (action >> 12) & 7, (action >> 15) & 7, (action >> 27) & 7
+    reals = 0
+    still: list[_Open] = []
+    by_label: dict[int, list[_Open]] = {}
+    for run in open_runs[c]:
+        by_label.setdefault(run.label, []).append(run)
+    for label, jokers, after in ((1, j1, 2), (2, j2, 3)):
+        for i, run in enumerate(by_label.get(label, [])):
+            run.units.append((v, i < jokers))
+            reals += i >= jokers
+            run.label = after
+            still.append(run)
+    for i, run in enumerate(by_label.get(TRAILING_JOKER, [])):
+        run.units.append((v, i < j4))
+        reals += i >= j4
+        run.label = TRAILING_JOKER if i < j4 else 3
+        still.append(run)
+    for i, run in enumerate(by_label.get(3, [])):
+        if i < c3r + c3j:
+            run.units.append((v, i >= c3r))
+            run.label = TRAILING_JOKER if attach and i >= c3r else 3
+            still.append(run)
+        else:
+            new_runs.append((c, run.units))
+    still += [_Open(1, [(v, i >= sr)]) for i in range(sr + sj)]
+    open_runs[c] = still
+    return reals + c3r + sr
 
 
 def _replay_groups(

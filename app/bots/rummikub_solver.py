@@ -24,10 +24,9 @@ objective; each distinct old meld also gets its own column, worth a small bonus,
 keeping it whole is counted. An exact-cover search (`rummikub_cover`) gives it a start.
 
 Speed (bench/bench_rummikub_solver.py, 300 seeded states of ~71 table and 30 rack tiles, on
-a shared 2-core host, CPU time): median 4.9-6.4 ms, p90 13-17 ms, max 39-59 ms after the
-initial meld at load 1.7-5.5 (the integer program needed 305 / 921 / 5087 ms there), and
-since a narrower first pass 20-30% less at the median on a busier host (see the bench);
-before it, 1.5 ms on a quiet host.
+a shared 2-core host, CPU time): median 2.3-2.4 ms, p90 7.3-7.4 ms, max 28-29 ms after the
+initial meld at load 0.6-0.8 (the integer program needed 305 / 921 / 5087 ms at load 3.5,
+see the bench); before it, 1.5 ms on a quiet host.
 With `time_limit_s` the program caps its proof at about that much work (see
 `rummikub_rearrange.STATES_PER_SECOND`) and may answer its first play unproven.
 """

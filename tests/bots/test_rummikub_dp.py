@@ -18,7 +18,14 @@ from app.bots import rummikub_solver
 from app.bots.rummikub_dp import STEPS, STEPS_PER_NUMBER
 from app.bots.rummikub_groups import group_table, groups_ahead, static_groups
 from app.bots.rummikub_melds import COLOURS, JOKER, catalogue, type_name
-from app.bots.rummikub_rearrange import Play, _bound_after, _trivial_bounds, best_play
+from app.bots.rummikub_rearrange import (
+    BEAM,
+    Play,
+    _bound_after,
+    _Problem,
+    _trivial_bounds,
+    best_play,
+)
 from app.bots.rummikub_solver import POINT_WEIGHT, TILE_WEIGHT, Solution, solve
 from tests.bots.test_rummikub_solver import assert_is_a_legal_play, best_points, brute_force, kind
 
@@ -277,6 +284,24 @@ def test_the_program_matches_the_integer_program_on_mid_game_states(
         found = (program.tiles_placed, program.points, program.kept)
         assert found == (integer.tiles_placed, integer.points, integer.kept), (table, rack)
         assert program.optimal
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_pass_below_the_optimum_outgrows_its_arrays_and_finds_the_optimum(seed: int) -> None:
+    """A full pass whose floor is two old melds below the optimum holds hundreds of thousands
+    of states, far more than its arrays and hash tables start with (they grow between the
+    expansions of two states, each made room for first), and finds the optimum that the
+    narrow pass and the proof found."""
+    table, rack = mid_game_state(random.Random(seed), 70, 30)
+    problem = _Problem.build(table, rack, TILE_WEIGHT, POINT_WEIGHT, attach=True)
+    every_tile = int(problem.value[:4].sum()) - len(problem.runs)
+    narrow, floor, _actions, _states = problem._pass(every_tile, BEAM)
+    assert narrow == 1
+    found, better, _actions, _states = problem._pass(floor + 1)
+    optimum = better if found == 1 else floor
+    found, best, _actions, states = problem._pass(optimum - 2)
+    assert (found, best) == (1, optimum)
+    assert states > 1 << 17
 
 
 def test_the_bound_after_each_step_is_what_the_steps_after_it_may_add() -> None:
