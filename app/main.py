@@ -30,12 +30,7 @@ log = logging.getLogger("meldhall")
 # short-lived ones. With Python's default thresholds (700, 10, 10) the collector took a fifth of
 # the server's CPU at 500 rooms and its full collections stopped every room for ~200 ms
 # (bench/bench_server.py); with these it takes a few per cent and full collections are rare.
-# Whenever the middle generation is collected it holds every room's latest documents (each
-# lives until its room's next move, longer than young collections are apart, see
-# YOUNG_COLLECTION_PERIOD_S): ~25,000 objects at 500 rooms, a 10-20 ms stop however often it
-# comes, so it comes once per 500 young collections (about 10 s); the oldest once per 100 of
-# those.
-GC_THRESHOLDS = (10_000, 500, 100)
+GC_THRESHOLDS = (10_000, 50, 100)
 
 
 def tune_garbage_collector() -> tuple[int, int, int]:
@@ -54,41 +49,6 @@ def tune_garbage_collector() -> tuple[int, int, int]:
 def restore_garbage_collector(thresholds: tuple[int, int, int]) -> None:
     gc.unfreeze()
     gc.set_threshold(*thresholds)
-
-
-# The young generation is collected at least this often. The collector's own trigger counts
-# allocations minus deallocations of any age, and a move frees its room's previous (by then old)
-# documents as it makes new ones, so the count barely moves while the young generation grows: at
-# 500 rooms it held ~45,000 objects when it was collected, a 10-21 ms stop. Collected every
-# 20 ms it holds what the moves of those 20 ms left alive (~2,000 objects at 500 rooms, under a
-# millisecond). The price is CPU: documents that used to die young are now scanned once, about
-# twice the objects scanned per move (collector CPU per move at 500 rooms: 3.4 -> 9.0 us in
-# bench/bench_room_moves.py --collector; in the server with its sockets, 8 -> ~30 us of thread
-# time on a loaded machine, where late clock ticks find larger generations).
-YOUNG_COLLECTION_PERIOD_S = 0.02
-
-
-def collect_young_generation() -> None:
-    """Collect the young generation, and the older ones once their thresholds are passed.
-
-    gc.collect(n) counts towards the next generation's threshold but never goes on to it; the
-    collector's own trigger does, so this does too (without its rule that delays full
-    collections while few objects are new in the oldest generation).
-    """
-    if not gc.isenabled():
-        return
-    _, middle, oldest = gc.get_threshold()
-    gc.collect(0)
-    if gc.get_count()[1] > middle:
-        gc.collect(1)
-        if gc.get_count()[2] > oldest:
-            gc.collect(2)
-
-
-async def collect_young_periodically(period_s: float = YOUNG_COLLECTION_PERIOD_S) -> None:
-    while True:
-        await asyncio.sleep(period_s)
-        collect_young_generation()
 
 
 def timings(settings: Settings) -> RoomTimings:
@@ -125,13 +85,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     sweeper.start()
     warming = asyncio.create_task(warm_up_in_background()) if settings.solver_warm_up else None
     thresholds = tune_garbage_collector()
-    collecting = asyncio.create_task(collect_young_periodically())
     try:
         yield
     finally:
-        collecting.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await collecting
         restore_garbage_collector(thresholds)
         if warming is not None:
             warming.cancel()

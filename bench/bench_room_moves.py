@@ -1,7 +1,7 @@
 """Server CPU per move inside a room: apply, log, build every viewer's document, patch, encode.
 
     .venv/bin/python bench/bench_room_moves.py [--moves 400] [--repeats 7] [--spectator]
-                                               [--profile] [--collector ROOMS]
+                                               [--profile]
 
 Seeded two-player rooms on the in-memory store, each seat with one connection whose sends are
 only counted (no socket). Each move is one `room.act` with the mover's connection as the ack,
@@ -28,27 +28,6 @@ bench's own loop and the deals between hands included, so the room's share fell 
   before                 Gin 722k, Rummikub 752k  (with a spectator: 841k / 867k)
   after                  Gin 566k, Rummikub 650k  (with a spectator: 606k / 694k)
 Gin sends 10% fewer bytes per move (its own cards are no longer repeated at the table).
-
-A waiting viewer's shared `you` part, Gin's kept to_act, seats and discard pile, progress
-recorded only when there is some. Instructions per move under cachegrind (PYTHONHASHSEED=0; the
-difference between runs of 600 and 200 moves, over 400: the choice of moves, the deals and
-Rummikub's bot included, so not comparable with the figures above):
-  before                 Gin 582k, Rummikub 1918k  (Gin with a spectator: 623k)
-  after                  Gin 579k, Rummikub 1862k  (Gin with a spectator: 618k)
-Process time, base and new alternately at load ~4: Gin 104-110 / 98-114 us, no ranking.
-The same messages byte for byte, both games with a spectator, ids and tokens seeded.
-
---collector ROOMS plays --moves moves in random order among that many Gin or Rummikub rooms
-under the server's collector settings (app/main.py), first without and then with its clock of
-young collections (moves counted as time at human pace, 5 a second per room), and prints each
-generation's collections: the objects in it as each began, and the pause in thread CPU time.
-500 Gin rooms, 30000 moves, load ~4:
-  without the clock      8 young collections of ~30,400 objects, pauses 12.6 ms median,
-                         18.1 ms max; the collector's CPU 3.4 us per move
-  with it (every 20 ms)  600 young collections of ~1,800 objects, pauses 0.33 ms median,
-                         1.1 ms max; one middle collection of 49,700 objects (every room's
-                         live documents and the memory store's action records), 24.7 ms;
-                         9.0 us per move
 """
 
 from __future__ import annotations
@@ -56,7 +35,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import gc
 import itertools
 import pstats
 import random
@@ -69,12 +47,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.bots.registry import make_bot
-from app.main import (
-    YOUNG_COLLECTION_PERIOD_S,
-    collect_young_generation,
-    restore_garbage_collector,
-    tune_garbage_collector,
-)
 from app.rooms import match as room_match
 from app.rooms.directory import RoomDirectory
 from app.rooms.fanout import Connection
@@ -170,85 +142,6 @@ async def run(game: str, seed: int, moves: int, spectator: bool) -> tuple[float,
     return spent, sent
 
 
-# Human pace in bench/bench_server.py: every room moves every 200 ms.
-MOVES_PER_ROOM_S = 5
-
-
-class CollectorWatch:
-    """Each collection's generation, the size of that generation as it began, and its pause
-    (thread CPU time, so other load on the machine changes it little)."""
-
-    def __init__(self) -> None:
-        self.sizes: dict[int, list[int]] = {0: [], 1: [], 2: []}
-        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-        self._began = 0.0
-
-    def __call__(self, phase: str, info: dict[str, int]) -> None:
-        generation = info["generation"]
-        if phase == "start":
-            self.sizes[generation].append(len(gc.get_objects(generation)))
-            self._began = time.thread_time()
-        else:
-            self.pauses[generation].append(time.thread_time() - self._began)
-
-
-async def collector_run(game: str, rooms: int, moves: int, clock: bool) -> CollectorWatch:
-    """`moves` moves in random order among `rooms` rooms, under the server's collector settings;
-    with `clock`, the young generation is also collected as often as the server's clock would
-    at human pace (moves are counted as time)."""
-    players = []
-    for index in range(rooms):
-        outboxes = [CountingOutbox(), CountingOutbox()]
-        room, hashes, connections = await open_room(game, index + 1, outboxes)
-        bots = [make_bot(game, "easy", index * 10 + seat) for seat in range(2)]
-        players.append((room, hashes, connections, random.Random(index), bots))
-    watch = CollectorWatch()
-    thresholds = tune_garbage_collector()
-    gc.callbacks.append(watch)
-    every = max(1, round(rooms * MOVES_PER_ROOM_S * YOUNG_COLLECTION_PERIOD_S))
-    order = random.Random(0)
-    try:
-        for sequence in range(moves):
-            room, hashes, connections, rng, bots = players[order.randrange(rooms)]
-            assert room.match is not None
-            if room.match.engine.is_over():
-                await room.rematch(hashes[0])
-            seat = await mover(room)
-            doc = connections[seat].doc
-            assert doc is not None
-            legal = doc["you"]["legal"]
-            if game == "gin_rummy":
-                action = choose_gin(rng, legal)
-            else:
-                action = bots[seat].choose(doc["game"], legal)
-            await room.act(hashes[seat], action, room.version, (connections[seat], sequence))
-            if clock and sequence % every == 0:
-                collect_young_generation()
-    finally:
-        gc.callbacks.remove(watch)
-        restore_garbage_collector(thresholds)
-    for room, *_ in players:
-        await room.close()
-    return watch
-
-
-def print_collector(game: str, rooms: int, moves: int, clock: bool, watch: CollectorWatch) -> None:
-    total = sum(sum(pauses) for pauses in watch.pauses.values())
-    print(
-        f"{game:10} {rooms} rooms, {'with' if clock else 'without'} the clock: "
-        f"collector CPU per move {total / moves * 1e6:5.1f} us"
-    )
-    for generation in (0, 1, 2):
-        sizes, pauses = sorted(watch.sizes[generation]), sorted(watch.pauses[generation])
-        if not sizes:
-            continue
-        print(
-            f"  generation {generation}: {len(sizes):4} collections, objects median "
-            f"{statistics.median(sizes):7.0f} max {sizes[-1]:7}, pause median "
-            f"{statistics.median(pauses) * 1e3:5.2f} ms max {pauses[-1] * 1e3:5.2f} ms"
-        )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=400)
@@ -256,19 +149,8 @@ def main() -> None:
     parser.add_argument("--spectator", action="store_true", help="a third connection watching")
     parser.add_argument("--profile", action="store_true", help="cProfile one run of each game")
     parser.add_argument("--games", default="gin_rummy,rummikub")
-    parser.add_argument(
-        "--collector",
-        type=int,
-        metavar="ROOMS",
-        help="the garbage collector over this many rooms, without and with the server's clock",
-    )
     args = parser.parse_args()
     for game in args.games.split(","):
-        if args.collector:
-            for clock in (False, True):
-                watch = asyncio.run(collector_run(game, args.collector, args.moves, clock))
-                print_collector(game, args.collector, args.moves, clock, watch)
-            continue
         if args.profile:
             profiler = cProfile.Profile()
             profiler.enable()
