@@ -30,6 +30,12 @@ log = logging.getLogger("meldhall")
 # short-lived ones. With Python's default thresholds (700, 10, 10) the collector took a fifth of
 # the server's CPU at 500 rooms and its full collections stopped every room for ~200 ms
 # (bench/bench_server.py); with these it takes a few per cent and full collections are rare.
+# Young collections still reach 10-20 ms every second or so at 500 rooms: the trigger counts
+# allocations minus deallocations of any age, and a move frees its room's previous (old)
+# documents as it makes new ones. Collecting the young generation on a 20 ms clock instead
+# bounded those pauses to ~1 ms but scanned each document before it died: bench_server at
+# human pace then took ~20 us more CPU per move and its p99 was worse (21-23 ms against
+# 15-18 ms), so the server keeps the collector's own trigger.
 GC_THRESHOLDS = (10_000, 50, 100)
 
 

@@ -28,6 +28,12 @@ bench's own loop and the deals between hands included, so the room's share fell 
   before                 Gin 722k, Rummikub 752k  (with a spectator: 841k / 867k)
   after                  Gin 566k, Rummikub 650k  (with a spectator: 606k / 694k)
 Gin sends 10% fewer bytes per move (its own cards are no longer repeated at the table).
+
+A waiting viewer's read-only `you` part kept as one object, progress recorded only when a hand
+or the match ended, Gin's unchanged public parts kept as the same objects (cachegrind, counted
+with the moves' choice and Rummikub's bot included, so not comparable with the lines above):
+Gin 582k -> 579k, Rummikub 1918k -> 1862k; objects a Gin move leaves for the collector
+40.5 -> 37.0; the same messages byte for byte.
 """
 
 from __future__ import annotations
