@@ -19,21 +19,19 @@ a shared machine disturb far less than wall-clock rates, and the machine's one-m
 average at the end of each phase (above the core count, every figure but CPU per move is the
 machine's, not the server's). Every phase is bounded in time; the script stops by itself.
 
-Measured with the defaults on a shared 2-core machine at load 4-12, where each server had
-20-36% of a core: bare 89-139 us per broadcast, meldhall 415-595 us per move, per CPU second
-flat out 0.17-0.28x, 73-80 KB per active room, round trips at human pace 22-170x the bare
-server's (meldhall fell behind on a fifth of a core). At that load CPU per move varies by
-+-15% from run to run, more than the room socket's own costs; for those, instructions counted
-by callgrind (10 rooms flat out, the server process only) are steadier: ~810k per move (2-3%
-apart between runs) against ~123k per bare broadcast; ~695k after the room's view work.
-
-The same machine quiet (load 0.4-1.9), defaults, one run per store, after the room, socket and
-storage work: bare 86-153 us per broadcast; meldhall 466-472 us per move on the memory log,
-604-606 on SQLite, 537-545 on PostgreSQL; flat out 0.20x (memory), 0.15x (SQLite,
-PostgreSQL) of the bare server's broadcasts per second; human pace p50 25-72x and p99 11-22x
-the bare server's (one process needs more than a core for 2500 moves/s and saturates);
-77-79 KB per active room. Flat out with 160 rooms (`--rooms 50 --seconds 3 --flat-rooms 160
---flat-seconds 10`): memory 2231 moves/s, SQLite 1916 (14% less), PostgreSQL 1890 (15% less).
+Figures from earlier machines (slower, and with the fixed wait of `--jitter 0`) are in the
+project's history. This machine, quiet (load 0.6-1.6), after this session's work, defaults
+(waits of 200 ms +-50%), one run per store:
+- bare: human p50 0.46 ms, p99 1.46 ms; flat out 31.6-36.5k broadcasts/s at 27-31 us each;
+- memory log: human p50 0.88 ms (1.9x), p99 16.6 ms (11.3x), 269 us per move; flat out
+  5230 moves/s (0.15x), 191 us per move; 82.7 KB per active room;
+- SQLite (synchronous=full): human p50 1.80 ms, p99 7.45 ms; flat out 4385 moves/s, 16% below
+  the memory log's, 230 us per move;
+- PostgreSQL: human p50 3.22 ms, p99 14.5 ms; flat out 4593 moves/s, 12% below.
+With the fixed wait (`--jitter 0`, memory log) the rooms move in bursts: bare p50 3.43 ms, p99
+7.94 ms; meldhall p50 1.8 ms, p99 67 ms, 255 us per move. The young collector's pauses
+(10-20 ms every second or so at 500 rooms, see app/main.py) and the queue behind them are the
+p99; the memory log's every action kept in memory makes them longer than SQLite's.
 """
 
 from __future__ import annotations
