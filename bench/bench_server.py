@@ -29,9 +29,10 @@ project's history. This machine, quiet (load 0.6-1.6), after this session's work
   the memory log's, 230 us per move;
 - PostgreSQL: human p50 3.22 ms, p99 14.5 ms; flat out 4593 moves/s, 12% below.
 With the fixed wait (`--jitter 0`, memory log) the rooms move in bursts: bare p50 3.43 ms, p99
-7.94 ms; meldhall p50 1.8 ms, p99 67 ms, 255 us per move. The young collector's pauses
-(10-20 ms every second or so at 500 rooms, see app/main.py) and the queue behind them are the
-p99; the memory log's every action kept in memory makes them longer than SQLite's.
+7.94 ms; meldhall p50 1.8 ms, p99 67 ms, 255 us per move. One cause of the long tail: the young
+collector's pauses (10-20 ms every second or so at 500 rooms, see app/main.py) and the queue
+behind them; the memory log keeps every action in memory, which may be why its tail is longer
+than SQLite's (not measured apart).
 """
 
 from __future__ import annotations
