@@ -25,7 +25,7 @@ router = APIRouter(prefix="/api/rooms/{room_id}", tags=["play"], responses=ERROR
 HINT_SLOTS = 2
 
 
-def hint_slots(request: Request) -> asyncio.Semaphore:
+async def hint_slots(request: Request) -> asyncio.Semaphore:
     # One per app (so per event loop), made on first use inside the loop.
     slots: asyncio.Semaphore | None = getattr(request.app.state, "hint_slots", None)
     if slots is None:

@@ -33,7 +33,7 @@ router = APIRouter(prefix="/api", tags=["history"])
 MAX_PAGE = 100
 
 
-def get_store(request: Request) -> MatchStore:
+async def get_store(request: Request) -> MatchStore:
     store: MatchStore = request.app.state.store
     return store
 
