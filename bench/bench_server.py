@@ -28,11 +28,11 @@ project's history. This machine, quiet (load 0.6-1.6), after this session's work
 - SQLite (synchronous=full): human p50 1.80 ms, p99 7.45 ms; flat out 4385 moves/s, 16% below
   the memory log's, 230 us per move;
 - PostgreSQL: human p50 3.22 ms, p99 14.5 ms; flat out 4593 moves/s, 12% below.
-With the fixed wait (`--jitter 0`, memory log) the rooms move in bursts: bare p50 3.43 ms, p99
-7.94 ms; meldhall p50 1.8 ms, p99 67 ms, 255 us per move. One cause of the long tail: the young
-collector's pauses (10-20 ms every second or so at 500 rooms, see app/main.py) and the queue
-behind them; the memory log keeps every action in memory, which may be why its tail is longer
-than SQLite's (not measured apart).
+With the fixed wait (`--jitter 0`, memory log) the rooms move in bursts: bare p50 3.11 ms, p99
+7.61 ms; meldhall p50 1.62 ms (0.52x), p99 39.2 ms (5.15x), flat out 0.16x. The long tail's
+main cause, found by a watchdog that records the loop's stack when it has not run for 12 ms:
+the young collector's pauses (10-23 ms, about one a second at 500 rooms, see app/main.py);
+another, the thread pool that ran plain-function route dependencies, is gone.
 """
 
 from __future__ import annotations
