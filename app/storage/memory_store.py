@@ -30,14 +30,14 @@ from app.storage.records import (
     StoredRoom,
     StoreError,
     check_seed,
+    json_text,
 )
 
 
 def as_json(value: Any) -> Any:
     """A copy with what a database's JSON column would give back (tuples become lists, int
-    keys strings); orjson does the round trip about five times faster than json, which counted
-    in the in-memory log's share of a move."""
-    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    keys strings): the round trip through the SQL stores' own text."""
+    return orjson.loads(json_text(value))
 
 
 def now() -> datetime:

@@ -33,13 +33,13 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-import orjson
 from sqlalchemy import JSON, Dialect, Table, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
 from app.storage.models import ACTIONS, HANDS, MATCHES, ROOMS, SEATS
+from app.storage.records import json_text
 
 Processor = Callable[[Any], Any]
 
@@ -61,12 +61,6 @@ LOG_ROWS = 100
 def sqlite_log_actions(rows: int) -> str:
     values = ", ".join(["(?, ?, ?, ?, ?)"] * rows)
     return f"INSERT INTO actions (match_id, idx, seat, action, at) VALUES {values}"
-
-
-def json_text(value: Any) -> str:
-    """A JSON document as the drivers take it (text). As in the in-memory log's round trip,
-    int keys become strings, NaN becomes null and an int past 64 bits is refused."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Prepared:

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import orjson
+
 ACTIVE = "active"
 FINISHED = "finished"
 ABANDONED = "abandoned"
@@ -22,6 +24,13 @@ class StoreError(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+
+def json_text(value: Any) -> str:
+    """A JSON document as every store keeps it (text): int keys become strings, NaN becomes
+    null and an int past 64 bits is refused. orjson is about five times faster than json,
+    which counted in a durable action's share of a move."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 # Seeds are stored as signed 64-bit integers (BIGINT); draw them with randbits(63) or fewer.

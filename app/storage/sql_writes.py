@@ -20,10 +20,9 @@ from app.storage.prepared import (
     LOG_ROWS,
     POSTGRES_LOG_ACTIONS,
     Statements,
-    json_text,
     sqlite_log_actions,
 )
-from app.storage.records import StoreError
+from app.storage.records import StoreError, json_text
 
 
 @dataclass(slots=True)
