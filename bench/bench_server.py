@@ -200,7 +200,7 @@ async def run_phase(
 ) -> Phase:
     stats = Stats()
     # The same seed for both servers: the same sequence of waits.
-    pacing = Pacing(pace, getattr(options, "jitter", 0.0) if pace else 0.0)
+    pacing = Pacing(pace, options.jitter)
     rss_before = server.rss_kb()
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(base_url=server.http, limits=limits, timeout=30) as http:
