@@ -76,6 +76,9 @@ def bench_settings(port: int, compression: bool) -> Any:
         ws_burst=1000,
         log_level="warning",
         ws_compression=compression,
+        # The load is Gin Rummy only; on a fresh machine the solver's first compile (a child
+        # process, about 35 s of a core) would otherwise run during the first phase.
+        solver_warm_up=False,
     )
 
 

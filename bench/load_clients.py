@@ -12,13 +12,13 @@ as little of the shared CPU as they can.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 
 from bench.light_socket import LightSocket
 from examples.python_client import apply_patch, choose
@@ -160,14 +160,14 @@ class GinTable(Room):
                 lambda text, seat=seat: self.read(seat, text),
                 self.deflate,
             )
-            sock.send(json.dumps({"type": "hello", "token": joined.json()["token"]}))
+            sock.send(orjson.dumps({"type": "hello", "token": joined.json()["token"]}).decode())
             self.sockets.append(sock)
         for sock in self.sockets:
             sock.send('{"type":"ready"}')
 
     def read(self, seat: int, text: str) -> None:
         now = time.perf_counter()
-        message = json.loads(text)
+        message = orjson.loads(text)
         kind = message["type"]
         if kind in ("patch", "ack"):
             # An ack carries the patch of the action it answers.
@@ -209,7 +209,7 @@ class GinTable(Room):
                 self.flight = InFlight(seat, time.perf_counter())
                 message = {"type": "action", "seq": 1, "version": self.versions[seat]}
                 message["action"] = action
-                self.sockets[seat].send(json.dumps(message))
+                self.sockets[seat].send(orjson.dumps(message).decode())
                 return
 
 
@@ -239,7 +239,7 @@ class BareGroup(Room):
 
     def read(self, seat: int, text: str) -> None:
         now = time.perf_counter()
-        key = json.loads(text)["seq"]
+        key = orjson.loads(text)["seq"]
         if self.flight is not None and self.flight.seat == seat and key == self.counter:
             self.flight.key, self.flight.acked = key, True
         self.arrived(seat, key, now)
