@@ -3,20 +3,23 @@
 The hint is computed from the seat's own state document (its view and its legal actions), the
 same data a bot in that seat gets, so it can name nothing the seat may not see. The thinking
 runs off the event loop; a few at a time per process, so asking for hints cannot take every
-worker thread from the bots.
+worker thread from the bots. REST and the room WebSocket (`{"type": "hint"}`) both answer
+through `seat_hint`, with the same slots and the same codes.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
+from starlette.datastructures import State
 
 from app.api.deps import RoomDep, TokenHashDep
 from app.api.errors import ApiError
 from app.api.schemas import ErrorBody, HintAnswer
 from app.bots.hints import NoHint, hint
+from app.rooms.room import Room
 
 ERRORS = {code: {"model": ErrorBody} for code in (401, 403, 404, 409)}
 router = APIRouter(prefix="/api/rooms/{room_id}", tags=["play"], responses=ERRORS)  # type: ignore[arg-type]
@@ -25,29 +28,63 @@ router = APIRouter(prefix="/api/rooms/{room_id}", tags=["play"], responses=ERROR
 HINT_SLOTS = 2
 
 
-async def hint_slots(request: Request) -> asyncio.Semaphore:
-    # One per app (so per event loop), made on first use inside the loop.
-    slots: asyncio.Semaphore | None = getattr(request.app.state, "hint_slots", None)
+def hint_slots_of(state: State) -> asyncio.Semaphore:
+    """The app's hint slots: one semaphore per app (so per event loop), made on first use."""
+    slots: asyncio.Semaphore | None = getattr(state, "hint_slots", None)
     if slots is None:
-        slots = request.app.state.hint_slots = asyncio.Semaphore(HINT_SLOTS)
+        slots = state.hint_slots = asyncio.Semaphore(HINT_SLOTS)
     return slots
+
+
+async def hint_slots(request: Request) -> asyncio.Semaphore:
+    return hint_slots_of(request.app.state)
 
 
 SlotsDep = Annotated[asyncio.Semaphore, Depends(hint_slots)]
 
 
-@router.get("/hint")
-async def read_hint(room: RoomDep, token_hash: TokenHashDep, slots: SlotsDep) -> HintAnswer:
-    """A move for the caller's seat, chosen from its own state document; send it as it is."""
+async def seat_hint(room: Room, token_hash: str, slots: asyncio.Semaphore) -> HintAnswer:
+    """A move for the token's seat, from its own state document.
+
+    Raises ApiError (`hints_disabled`, `no_hint`), or the room's RoomError for a token that
+    belongs to no seat.
+    """
     version, document = await room.read(token_hash)
     if not room.spec.hints:
         raise ApiError("hints_disabled", "this room does not give hints")
     legal = document["you"]["legal"]
     if not legal or document["game"] is None:
         raise ApiError("no_hint", "your seat has nothing to do now: it is not your turn")
-    async with slots:
-        try:
-            action = await asyncio.to_thread(hint, room.spec.game, document["game"], legal)
-        except NoHint as exc:
-            raise ApiError("no_hint", str(exc)) from exc
+    try:
+        action = await think(slots, room.spec.game, document["game"], legal)
+    except NoHint as exc:
+        raise ApiError("no_hint", str(exc)) from exc
     return HintAnswer(version=version, action=action)
+
+
+async def think(
+    slots: asyncio.Semaphore, game: str, view: dict[str, Any], legal: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The hint, worked out in a thread once a slot is free.
+
+    A caller that stops waiting (a socket closed mid-hint) is let go at once, but a thread
+    cannot be stopped: its slot is given back only when it ends, so no more than HINT_SLOTS
+    threads ever think at once.
+    """
+    await slots.acquire()
+    thinking = asyncio.ensure_future(asyncio.to_thread(hint, game, view, legal))
+    thinking.add_done_callback(lambda done: release(slots, done))
+    return await asyncio.shield(thinking)
+
+
+def release(slots: asyncio.Semaphore, done: asyncio.Future[Any]) -> None:
+    slots.release()
+    if not done.cancelled():
+        # Read here, so that an answer nobody waits for any more is not logged as lost.
+        done.exception()
+
+
+@router.get("/hint")
+async def read_hint(room: RoomDep, token_hash: TokenHashDep, slots: SlotsDep) -> HintAnswer:
+    """A move for the caller's seat, chosen from its own state document; send it as it is."""
+    return await seat_hint(room, token_hash, slots)
