@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from orjson import JSONDecodeError, loads
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 
 class Message(BaseModel):
@@ -43,9 +43,17 @@ class Ping(Message):
     type: Literal["ping"]
 
 
-OtherMessage = Annotated[Hello | Ready | Resync | Ping, Field(discriminator="type")]
-ClientMessage = ActionMessage | Hello | Ready | Resync | Ping
-KNOWN_TYPES = ("hello", "action", "ready", "resync", "ping")
+class HintMessage(Message):
+    """`{"type": "hint", "seq": int | null}`: a suggested move for the connection's seat."""
+
+    type: Literal["hint"]
+    # Strict like an action's: no "4" or true for 4, the answer echoes exactly what came.
+    seq: StrictInt | None = None
+
+
+OtherMessage = Annotated[Hello | Ready | Resync | Ping | HintMessage, Field(discriminator="type")]
+ClientMessage = ActionMessage | Hello | Ready | Resync | Ping | HintMessage
+KNOWN_TYPES = ("hello", "action", "ready", "resync", "ping", "hint")
 ACTION_FIELDS = frozenset(("type", "seq", "action", "version"))
 _adapter: TypeAdapter[OtherMessage] = TypeAdapter(OtherMessage)
 

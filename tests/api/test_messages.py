@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.api.messages import ActionMessage, BadMessage, Hello, Ping, parse
+from app.api.messages import ActionMessage, BadMessage, Hello, HintMessage, Ping, parse
 
 
 def test_an_action_parses_with_or_without_its_version() -> None:
@@ -24,6 +24,12 @@ def test_the_other_messages_parse_to_their_models() -> None:
     assert parse('{"type":"hello","token":null}') == Hello(type="hello", token=None)
 
 
+def test_a_hint_parses_with_or_without_its_seq() -> None:
+    assert parse('{"type":"hint","seq":9}') == HintMessage(type="hint", seq=9)
+    assert parse('{"type":"hint"}') == HintMessage(type="hint", seq=None)
+    assert parse('{"type":"hint","seq":null}') == HintMessage(type="hint", seq=None)
+
+
 @pytest.mark.parametrize(
     ("raw", "code", "seq", "words"),
     [
@@ -38,6 +44,10 @@ def test_the_other_messages_parse_to_their_models() -> None:
         ({"type": "action", "seq": 2, "action": []}, "bad_message", 2, "action: Input"),
         ({"type": "action", "seq": 2, "action": {}, "version": "1"}, "bad_message", 2, "version"),
         ({"type": "ping", "seq": 6}, "bad_message", 6, "ping: seq: Extra"),
+        ({"type": "hint", "seq": "6"}, "bad_message", None, "hint: seq: Input"),
+        ({"type": "hint", "seq": True}, "bad_message", None, "hint: seq: Input"),
+        ({"type": "hint", "seq": 6.0}, "bad_message", None, "hint: seq: Input"),
+        ({"type": "hint", "seq": 6, "seat": 1}, "bad_message", 6, "hint: seat: Extra"),
     ],
 )
 def test_each_fault_has_its_code_and_keeps_the_seq(

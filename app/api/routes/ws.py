@@ -1,9 +1,10 @@
-"""The room WebSocket: hello, snapshot, then patches out and actions in (docs/protocol.md)."""
+"""The room WebSocket: hello, snapshot, then patches out and actions (and hint requests) in."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import time
 from typing import Any
@@ -13,9 +14,20 @@ from fastapi import WebSocket
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
-from app.api.messages import ActionMessage, BadMessage, Hello, Ping, Ready, Resync, parse
+from app.api.errors import ApiError
+from app.api.messages import (
+    ActionMessage,
+    BadMessage,
+    Hello,
+    HintMessage,
+    Ping,
+    Ready,
+    Resync,
+    parse,
+)
 from app.api.outbox import SocketOutbox
 from app.api.rate_limit import TokenBucket
+from app.api.routes.hints import hint_slots_of, seat_hint
 from app.games.engine import IllegalAction
 from app.rooms.directory import RoomDirectory
 from app.rooms.errors import RoomError
@@ -23,6 +35,8 @@ from app.rooms.fanout import Connection, dumps
 from app.rooms.room import Room
 from app.rooms.tokens import hash_token
 from app.settings import Settings
+
+log = logging.getLogger(__name__)
 
 # The same segment Starlette's `{room_id}` would match.
 ROOM_SOCKET_PATH = re.compile(r"/ws/rooms/(?P<room_id>[^/]+)")
@@ -78,11 +92,13 @@ async def room_socket(scope: Scope, receive: Receive, send: Send) -> None:
     if joined is None:
         return
     room, connection, outbox = joined
-    settings: Settings = scope["app"].state.settings
+    state = scope["app"].state
+    session = Session(room, connection, outbox, state.settings, hint_slots_of(state))
     outbox.start()
     try:
-        await Session(room, connection, outbox, settings).run(receive)
+        await session.run(receive)
     finally:
+        await session.stop_hint()
         await room.disconnect(connection)
         await outbox.finish()
 
@@ -135,6 +151,8 @@ class Session:
     __slots__ = (
         "bucket",
         "connection",
+        "hint_slots",
+        "hinting",
         "max_bytes",
         "outbox",
         "room",
@@ -144,11 +162,19 @@ class Session:
     )
 
     def __init__(
-        self, room: Room, connection: Connection, outbox: SocketOutbox, settings: Settings
+        self,
+        room: Room,
+        connection: Connection,
+        outbox: SocketOutbox,
+        settings: Settings,
+        hint_slots: asyncio.Semaphore,
     ) -> None:
         self.room = room
         self.connection = connection
         self.outbox = outbox
+        self.hint_slots = hint_slots
+        # The hint being worked out for this connection, if any: one at a time.
+        self.hinting: asyncio.Task[None] | None = None
         self.max_bytes = settings.ws_max_message_bytes
         self.bucket = TokenBucket(settings.ws_messages_per_second, settings.ws_burst)
         self.strikes_allowed = settings.ws_burst
@@ -203,6 +229,8 @@ class Session:
             await self.room.resync(self.connection)
         elif isinstance(message, Ready):
             await self.guarded(None, self.ready())
+        elif isinstance(message, HintMessage):
+            self.ask_hint(message.seq)
         else:
             self.error("unexpected_hello", "hello is the first message only")
 
@@ -225,6 +253,40 @@ class Session:
             )
         except (RoomError, IllegalAction) as exc:
             self.error(exc.code, exc.message, message.seq)
+
+    def ask_hint(self, seq: int | None) -> None:
+        """Start working out a hint; its answer goes out when ready, while messages go on."""
+        token_hash = self.connection.token_hash
+        if token_hash is None:
+            self.error("spectator", "spectators have no seat to give a hint for", seq)
+        elif self.hinting is not None:
+            # One at a time: a queue of them would hold slots that other seats wait for.
+            self.error("hint_pending", "the previous hint is still being worked out", seq)
+        else:
+            self.hinting = asyncio.get_running_loop().create_task(self.hint(token_hash, seq))
+
+    async def hint(self, token_hash: str, seq: int | None) -> None:
+        try:
+            answer = await seat_hint(self.room, token_hash, self.hint_slots)
+        except (ApiError, RoomError) as exc:
+            self.error(exc.code, exc.message, seq)
+        except Exception:
+            # A bot's bug: this ask still gets its one answer, and the socket goes on.
+            log.exception("hint failed")
+            self.error("internal_error", "the hint could not be worked out", seq)
+        else:
+            message = {"type": "hint", "seq": seq, "version": answer.version}
+            self.send({**message, "action": answer.action})
+        finally:
+            self.hinting = None
+
+    async def stop_hint(self) -> None:
+        """Drop the hint being worked out, so that nothing is sent once the socket is gone."""
+        hinting = self.hinting
+        if hinting is not None:
+            hinting.cancel()
+            # Waits for the cancellation to land without taking it for this task's own.
+            await asyncio.wait((hinting,))
 
     async def guarded(self, seq: int | None, work: Any) -> None:
         try:
