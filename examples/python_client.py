@@ -6,7 +6,8 @@
 Only the standard library and `websockets`. It keeps the state document of docs/protocol.md up
 to date from the snapshot and the JSON Patches, and plays a simple strategy from `you.legal`:
 Gin Rummy: go gin or knock when allowed, else draw from the stock and discard the highest card;
-Rummikub: draw (or pass when the pool is empty).
+Rummikub: draw (or pass when the pool is empty). With `--hints` it asks the server for a hint
+over the socket before each move and plays it (the simple strategy when there is none).
 """
 
 from __future__ import annotations
@@ -78,8 +79,11 @@ def choose(game: str, legal: list[Json]) -> Json:
     return kinds.get("pass", legal[0])
 
 
-async def play(server: str, room_id: str, token: str) -> Json:
-    """Play the seat until the match is finished; returns the final state document."""
+async def play(server: str, room_id: str, token: str, *, hints: bool = False) -> Json:
+    """Play the seat until the match is finished; returns the final state document.
+
+    With `hints`, each move is the server's hint when it gives one (`{"type": "hint"}`).
+    """
     ws_url = server.replace("http", "ws", 1) + f"/ws/rooms/{room_id}"
     async with websockets.connect(ws_url) as socket:
         await socket.send(json.dumps({"type": "hello", "token": token}))
@@ -88,6 +92,10 @@ async def play(server: str, room_id: str, token: str) -> Json:
         version = -1
         seq = 0
         waiting_for: int | None = None
+        # With hints: whether waiting_for is this move's hint request, then its answer (a hint,
+        # or an error such as no_hint: then the simple strategy plays).
+        asking = False
+        answer: Json | None = None
         async for text in socket:
             message = json.loads(text)
             kind = message["type"]
@@ -101,17 +109,30 @@ async def play(server: str, room_id: str, token: str) -> Json:
                     await socket.send(json.dumps({"type": "resync"}))
                     continue
                 doc, version = apply_patch(doc, message["patch"]), message["version"]
-            elif kind == "error" and message["seq"] == waiting_for:
+            elif kind in ("hint", "error") and message["seq"] == waiting_for:
                 waiting_for = None
+                if asking:
+                    asking, answer = False, message
             if doc["room"]["status"] == "finished":
                 return dict(doc)
             legal = doc["you"]["legal"]
             if legal and waiting_for is None:
                 seq += 1
                 waiting_for = seq
-                action = choose(doc["room"]["game"], legal)
+                if hints and answer is None:
+                    asking = True
+                    await socket.send(json.dumps({"type": "hint", "seq": seq}))
+                    continue
+                if answer is not None and answer["type"] == "hint":
+                    # Sent with the hint's version: a hint that went stale is refused, not played.
+                    action, chosen_at = answer["action"], answer["version"]
+                else:
+                    action, chosen_at = choose(doc["room"]["game"], legal), version
+                answer = None
                 await socket.send(
-                    json.dumps({"type": "action", "seq": seq, "version": version, "action": action})
+                    json.dumps(
+                        {"type": "action", "seq": seq, "version": chosen_at, "action": action}
+                    )
                 )
     raise ConnectionError("the server closed the connection before the match ended")
 
@@ -123,6 +144,7 @@ def main() -> None:
     parser.add_argument("--room", help="join this room instead of creating one against a bot")
     parser.add_argument("--name", default="python")
     parser.add_argument("--options", default="{}", help='variant options, e.g. {"target": 50}')
+    parser.add_argument("--hints", action="store_true", help="play the server's hints")
     args = parser.parse_args()
     room_id = args.room
     if room_id is None:
@@ -130,7 +152,7 @@ def main() -> None:
         room_id = rest(args.server, "POST", "/api/rooms", body)["room_id"]
         print(f"room {room_id}: {args.server}/r/{room_id}")
     joined = rest(args.server, "POST", f"/api/rooms/{room_id}/join", {"name": args.name})
-    final = asyncio.run(play(args.server, room_id, joined["token"]))
+    final = asyncio.run(play(args.server, room_id, joined["token"], hints=args.hints))
     print(json.dumps(final["game"]["result"], indent=2))
 
 

@@ -16,6 +16,7 @@ import app.api.routes.hints as hint_route
 from app.api.routes.hints import HINT_SLOTS
 from app.bots.hints import hint as real_hint
 from app.rooms.tokens import hash_token
+from examples.python_client import play
 from tests.api.live import LiveServer, SeatClient, create_room, join, live_server
 from tests.api.play import shared_clients, strings
 
@@ -299,3 +300,23 @@ async def test_a_hint_counts_against_the_socket_rate_limit() -> None:
         second = await answer_to(actor, {"type": "hint", "seq": 2})
         assert (first["type"], first["seq"]) == ("hint", 1)
         assert (second["type"], second["code"]) == ("error", "rate_limited")
+
+
+@pytest.mark.parametrize(("game", "options"), [("gin_rummy", {"target": 30}), ("rummikub", {})])
+async def test_the_example_client_plays_a_match_to_the_end_on_hints(
+    server: LiveServer, game: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    given: list[str] = []
+
+    def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        action = real_hint(*args, **kwargs)
+        given.append(action["type"])
+        return action
+
+    monkeypatch.setattr(hint_route, "hint", counted)
+    room = create_room(server, game=game, options=options, bots=[{"seat": 1}])
+    token = join(server, room["room_id"], "py")
+    final = await play(server.http, room["room_id"], token, hints=True)
+    assert final["room"]["status"] == "finished"
+    assert final["game"]["result"] is not None
+    assert ("discard" if game == "gin_rummy" else "play") in given
