@@ -45,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,6 +167,11 @@ def start(kind: str, store: str, compression: bool, ws: str | None = None) -> Se
         command.append("--compression")
     if ws is not None:
         command += ["--ws", ws]
+    return launch(command, port, kind)
+
+
+def launch(command: list[str], port: int, name: str) -> Server:
+    """Run `command`, a server that will listen on `port`, and wait until it does."""
     process = subprocess.Popen(command, cwd=ROOT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -176,7 +182,7 @@ def start(kind: str, store: str, compression: bool, ws: str | None = None) -> Se
         except OSError:
             time.sleep(0.1)
     process.kill()
-    raise RuntimeError(f"the {kind} server did not start")
+    raise RuntimeError(f"the {name} server did not start")
 
 
 @dataclass
@@ -339,13 +345,17 @@ def main() -> None:
     elif options.serve == "bare":
         serve_bare(options.port, options.compression, options.ws)
     else:
-        # The clients share the machine with the servers: uvloop keeps their share small.
-        try:
-            import uvloop
-        except ImportError:
-            asyncio.run(bench(options))
-        else:
-            uvloop.run(bench(options))
+        run_clients(bench(options))
+
+
+def run_clients(main: Coroutine[Any, Any, None]) -> None:
+    # The clients share the machine with the servers: uvloop keeps their share small.
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main)
+    else:
+        uvloop.run(main)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,14 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_server import Server, bench_settings, free_port, store_url  # noqa: E402
+from bench.bench_server import (  # noqa: E402
+    Server,
+    bench_settings,
+    free_port,
+    launch,
+    run_clients,
+    store_url,
+)
 from bench.load_clients import GinTable, Pacing, Stats  # noqa: E402
 
 IDLE_CLOSE_S = 5.0
@@ -59,22 +66,9 @@ def serve(port: int, store: str) -> None:
 
 
 def start(store: str) -> Server:
-    import socket
-    import subprocess
-
     port = free_port()
     command = [sys.executable, __file__, "--serve", "--port", str(port), "--store", store]
-    process = subprocess.Popen(command, cwd=ROOT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                time.sleep(0.3)
-                return Server(process, port)
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not start")
+    return launch(command, port, "meldhall")
 
 
 class OneMatch(GinTable):
@@ -174,13 +168,8 @@ def main() -> None:
     options = parser.parse_args()
     if options.serve:
         serve(options.port, options.store)
-        return
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(soak(options))
     else:
-        uvloop.run(soak(options))
+        run_clients(soak(options))
 
 
 if __name__ == "__main__":
