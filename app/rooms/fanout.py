@@ -86,7 +86,11 @@ class Fanout:
         # Seats' views share the public view: its change is found once for them all.
         shared: Shared = {}
         acking = None if ack is None else ack[0]
-        for connection in self.connections:
+        connections = self.connections
+        if acking is not None and connections[0] is not acking and acking in connections:
+            # The actor's answer first: its round trip is the one a person waits on.
+            connections = [acking, *(c for c in connections if c is not acking)]
+        for connection in connections:
             seat = connection.seat
             doc = docs.get(seat)
             if doc is None:
