@@ -19,6 +19,9 @@ REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 START_TIMEOUT_S = 20.0
+# Every wait in these tests is for a condition, never for time to pass: a generous bound costs
+# nothing when the page is quick and spares a loaded machine a false failure.
+WAIT_TIMEOUT_MS = 30_000
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -137,7 +140,7 @@ def new_page(browser):  # type: ignore[no-untyped-def]
         context = browser.new_context(
             locale=locale, viewport=viewport or {"width": 1280, "height": 860}
         )
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
         page.console_errors = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-ACTION_TIMEOUT_MS = 10_000
+ACTION_TIMEOUT_MS = 30_000
 
 
 def state(page: Any) -> dict[str, Any]:
