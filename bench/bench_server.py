@@ -33,6 +33,17 @@ With the fixed wait (`--jitter 0`, memory log) the rooms move in bursts: bare p5
 main cause, found by a watchdog that records the loop's stack when it has not run for 12 ms:
 the young collector's pauses (10-23 ms, about one a second at 500 rooms, see app/main.py);
 another, the thread pool that ran plain-function route dependencies, is gone.
+
+A later session on another (slower, noisier) machine of the same kind, defaults, memory log:
+bare human p50 0.42-0.53 ms, p99 1.3-1.7 ms; meldhall human p50 1.0-2.0 ms, p99 18-32 ms at
+290-350 us of server CPU a move (72-88% of a core); flat out 215-225 us a move, 0.14-0.15x.
+Timing every collection there (gc.callbacks) showed a young collection of ~40,000 objects
+(17-27 ms) every ~1.5 s; but with the collector off for the whole run the human p99 stayed at
+17-22 ms, so the tail now comes from queueing on a server that is busy most of the time, not
+from the collector. perf put 82% of the server's CPU in the interpreter (35% in the bytecode
+loop itself). Flat out, alternated runs gave SQLite 22-34% and PostgreSQL 17-30% below the
+memory log there (16% and 12% on the first machine). The clients, on orjson since, took
+38-46% of a core at human pace against 52-57% before.
 """
 
 from __future__ import annotations
