@@ -140,9 +140,7 @@ def test_two_people_play_a_hand_of_gin_through_the_page(new_page, server_url) ->
     assert moves[:2] == ["pass", "pass"], moves
     assert "draw" in moves
     assert "discard" in moves
-    alice.wait_for_function(
-        "window.meldhall.store.state.game.tables[0].phase === 'over'", timeout=10_000
-    )
+    alice.wait_for_function("window.meldhall.store.state.game.tables[0].phase === 'over'")
     outcome = gin_table(alice)["outcome"]
     for page in (alice, ming):
         page.wait_for_selector("#hand-outcome")

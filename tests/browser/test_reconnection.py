@@ -57,7 +57,7 @@ def test_the_page_reconnects_and_catches_up(new_page, server_url) -> None:  # ty
     assert version(watcher) == held
 
     watcher.context.set_offline(False)
-    watcher.wait_for_selector("#conn[data-status=open]", timeout=15_000)
+    watcher.wait_for_selector("#conn[data-status=open]")
     wait_past(watcher, held)
     assert state(watcher) == server_document(server_url, watcher)["state"]
     assert version(watcher) == version(actor)
