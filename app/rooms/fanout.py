@@ -87,7 +87,7 @@ class Fanout:
         shared: Shared = {}
         acking = None if ack is None else ack[0]
         connections = self.connections
-        if acking is not None and connections[0] is not acking and acking in connections:
+        if acking is not None and acking in connections and connections[0] is not acking:
             # The actor's answer first: its round trip is the one a person waits on.
             connections = [acking, *(c for c in connections if c is not acking)]
         for connection in connections:

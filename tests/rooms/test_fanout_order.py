@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-from app.rooms.fanout import Connection
+from app.rooms.fanout import Connection, Fanout
 from app.storage.memory_store import MemoryMatchStore
 from tests.rooms.test_write_ahead import next_to_act, started_room
 
@@ -43,3 +43,14 @@ async def test_the_actor_gets_its_ack_before_the_other_connections_get_their_pat
         assert sorted(receiver for receiver, _ in sent[1:]) == sorted(set(connections) - {name})
         assert all(message["type"] == "patch" for _, message in sent[1:])
     await room.close()
+
+
+def test_an_ack_for_a_connection_already_gone_reaches_nobody_and_breaks_nothing() -> None:
+    fanout = Fanout()
+    gone = Connection(Recorder("gone", []), 0, None)
+    fanout.broadcast(1, lambda seat: {"seat": seat}, (gone, 3))
+    sent: list[tuple[str, dict[str, object]]] = []
+    here = Connection(Recorder("here", sent), 1, None)
+    fanout.add(here)
+    fanout.broadcast(2, lambda seat: {"seat": seat}, (gone, 4))
+    assert [(name, message["type"]) for name, message in sent] == [("here", "patch")]
