@@ -98,13 +98,16 @@ def ws_overrides(ws: str | None) -> dict[str, Any]:
     return {} if ws is None else {"ws": ws}
 
 
-def serve_meldhall(port: int, store: str, compression: bool, ws: str | None) -> None:
+def serve_meldhall(
+    port: int, store: str, compression: bool, ws: str | None, **overrides: Any
+) -> None:
+    """The server as the bench runs it; `overrides` replace some of bench_settings' values."""
     import uvicorn
 
     from app.cli import uvicorn_config
     from app.main import create_app
 
-    settings = bench_settings(port, compression)
+    settings = bench_settings(port, compression).model_copy(update=overrides)
     app = create_app(settings, store_url=store)
     config = uvicorn_config(settings, app, backlog=4096, **ws_overrides(ws))
     uvicorn.Server(config).run()

@@ -39,10 +39,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_server import (  # noqa: E402
     Server,
-    bench_settings,
     free_port,
     launch,
     run_clients,
+    serve_meldhall,
     store_url,
 )
 from bench.load_clients import GinTable, Pacing, Stats  # noqa: E402
@@ -50,19 +50,6 @@ from bench.load_clients import GinTable, Pacing, Stats  # noqa: E402
 IDLE_CLOSE_S = 5.0
 ROUND_TIMEOUT_S = 300.0
 SWEEP_TIMEOUT_S = 30.0
-
-
-def serve(port: int, store: str) -> None:
-    import uvicorn
-
-    from app.cli import uvicorn_config
-    from app.main import create_app
-
-    settings = bench_settings(port, compression=False).model_copy(
-        update={"room_idle_close_s": IDLE_CLOSE_S}
-    )
-    app = create_app(settings, store_url=store)
-    uvicorn.Server(uvicorn_config(settings, app, backlog=4096)).run()
 
 
 def start(store: str) -> Server:
@@ -131,7 +118,6 @@ async def soak(options: argparse.Namespace) -> None:
     server = start(store_url(options.store, folder))
     try:
         baseline = server.rss_kb()
-        previous = baseline
         after: list[int] = []
         print(f"store {options.store}, {options.rooms} rooms a round, idle close {IDLE_CLOSE_S} s")
         print(f"  start: {baseline / 1024:7.1f} MB resident")
@@ -140,13 +126,13 @@ async def soak(options: argparse.Namespace) -> None:
             # The sweep has run; one more beat lets the last closed sockets go.
             await asyncio.sleep(1.0)
             rss = server.rss_kb()
+            change = rss - (after[-1] if after else baseline)
             print(
                 f"  round {number:2}: {moves:6} moves in {took:5.1f} s | "
-                f"{rss / 1024:7.1f} MB resident ({(rss - previous) / 1024:+6.1f} MB) | "
+                f"{rss / 1024:7.1f} MB resident ({change / 1024:+6.1f} MB) | "
                 f"{left} rooms still open",
                 flush=True,
             )
-            previous = rss
             after.append(rss)
         if len(after) >= 4:
             # The first rounds grow the allocator's pools and SQLite's page cache to the load;
@@ -167,7 +153,7 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=100)
     options = parser.parse_args()
     if options.serve:
-        serve(options.port, options.store)
+        serve_meldhall(options.port, options.store, False, None, room_idle_close_s=IDLE_CLOSE_S)
     else:
         run_clients(soak(options))
 
