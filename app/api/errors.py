@@ -9,28 +9,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.api.error_codes import status_of
 from app.games.engine import IllegalAction
 from app.rooms.errors import RoomError
-
-# Room codes by HTTP status; an engine's rule codes (not_your_turn, ...) are all 409.
-STATUS_BY_CODE: dict[str, int] = {
-    "bad_request": 422,
-    "bad_config": 400,
-    "bad_players": 400,
-    "bad_seat": 400,
-    "bad_level": 400,
-    "unknown_game": 400,
-    "missing_token": 401,
-    "bad_token": 401,
-    "spectators_not_allowed": 403,
-    "hints_disabled": 403,
-    "room_not_found": 404,
-    "not_found": 404,
-    "method_not_allowed": 405,
-    "storage_unavailable": 503,
-    "internal_error": 500,
-}
-CONFLICT = 409
 
 
 class ApiError(Exception):
@@ -38,7 +19,7 @@ class ApiError(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
-        self.status = status or STATUS_BY_CODE.get(code, CONFLICT)
+        self.status = status or status_of(code)
 
 
 def error_body(code: str, message: str) -> dict[str, Any]:
@@ -46,7 +27,7 @@ def error_body(code: str, message: str) -> dict[str, Any]:
 
 
 def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
-    status = status or STATUS_BY_CODE.get(code, CONFLICT)
+    status = status or status_of(code)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     return JSONResponse(error_body(code, message), status_code=status, headers=headers)
 
