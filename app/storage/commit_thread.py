@@ -35,7 +35,7 @@ T = TypeVar("T")
 class CommitThread(Generic[T]):
     def __init__(
         self,
-        commit_batch: Callable[[list[T]], None],
+        commit_batch: Callable[[list[T]], Outcomes],
         commit_one: Callable[[T], None],
         on_exit: Callable[[], None],
         max_batch: int = MAX_BATCH,
@@ -109,10 +109,9 @@ class CommitThread(Generic[T]):
         self.batches += 1
         self.items += len(batch)
         try:
-            self._commit_batch([item for item, _ in batch])
+            return self._commit_batch([item for item, _ in batch])
         except Exception:
             return [self._commit_alone(item) for item, _ in batch]
-        return None
 
     def _commit_alone(self, item: T) -> BaseException | None:
         try:

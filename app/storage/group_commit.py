@@ -8,7 +8,9 @@ a write is committed at once, with no added delay. PostgreSQL's writers are task
 SQLite's runs in a thread of its own (app.storage.commit_thread).
 
 If a batch fails, each of its writes is retried in a transaction of its own, so that one bad
-write (a duplicate action index) fails only its own caller.
+write (a duplicate action index) fails only its own caller. A batch that commits may still
+report some of its writes as refused (fenced actions, app.storage.prepared): `commit_batch`
+returns one outcome per write then, None when every write is in.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ Outcomes = list[BaseException | None] | None
 class GroupCommitWriter(Generic[T]):
     def __init__(
         self,
-        commit_batch: Callable[[list[T]], Awaitable[None]],
+        commit_batch: Callable[[list[T]], Awaitable[Outcomes]],
         commit_one: Callable[[T], Awaitable[None]],
         max_batch: int = MAX_BATCH,
     ) -> None:
@@ -86,11 +88,11 @@ class GroupCommitWriter(Generic[T]):
         self.batches += 1
         self.items += len(batch)
         try:
-            await self._commit_batch([item for item, _ in batch])
+            outcomes = await self._commit_batch([item for item, _ in batch])
         except Exception:
             resolve_batch(batch, [await self._commit_alone(item) for item, _ in batch])
         else:
-            resolve_batch(batch, None)
+            resolve_batch(batch, outcomes)
 
     async def _commit_alone(self, item: T) -> BaseException | None:
         try:

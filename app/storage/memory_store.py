@@ -20,6 +20,7 @@ from app.storage.records import (
     ROOM_CLOSED,
     STATUSES,
     ActionRecord,
+    Fence,
     HandRecord,
     MatchDetail,
     MatchSummary,
@@ -30,6 +31,7 @@ from app.storage.records import (
     StoredRoom,
     StoreError,
     check_seed,
+    fenced,
     json_text,
 )
 
@@ -74,6 +76,14 @@ class MemoryMatchStore:
     async def close(self) -> None:
         return None
 
+    def _check(self, fence: Fence | None) -> None:
+        """Refuse a write whose epoch is no longer its room's (as the SQL stores do)."""
+        if fence is None:
+            return
+        kept = self._rooms.get(fence.room_id)
+        if kept is None or kept.room.epoch != fence.epoch:
+            raise fenced(fence.room_id)
+
     def _get(self, match_id: str) -> _Match:
         match = self._matches.get(match_id)
         if match is None:
@@ -91,8 +101,10 @@ class MemoryMatchStore:
         players: int,
         seats: list[SeatRecord],
         room_meta: dict[str, Any],
+        fence: Fence | None = None,
     ) -> None:
         check_seed(seed)
+        self._check(fence)
         if match_id in self._matches:
             raise StoreError("duplicate_match", f"a match with id {match_id!r} already exists")
         self._matches[match_id] = _Match(
@@ -107,15 +119,28 @@ class MemoryMatchStore:
             seats={s.seat: s for s in seats},
         )
 
-    async def update_seat(self, *, match_id: str, seat: SeatRecord) -> None:
+    async def update_seat(
+        self, *, match_id: str, seat: SeatRecord, fence: Fence | None = None
+    ) -> None:
+        self._check(fence)
         self._get(match_id).seats[seat.seat] = seat
 
-    async def update_room_meta(self, *, match_id: str, room_meta: dict[str, Any]) -> None:
+    async def update_room_meta(
+        self, *, match_id: str, room_meta: dict[str, Any], fence: Fence | None = None
+    ) -> None:
+        self._check(fence)
         self._get(match_id).room_meta = as_json(room_meta)
 
     async def append_action(
-        self, *, match_id: str, index: int, seat: int | None, action: dict[str, Any]
+        self,
+        *,
+        match_id: str,
+        index: int,
+        seat: int | None,
+        action: dict[str, Any],
+        fence: Fence | None = None,
     ) -> None:
+        self._check(fence)
         match = self._get(match_id)
         if index in match.action_indexes:
             raise StoreError(
@@ -124,7 +149,15 @@ class MemoryMatchStore:
         match.action_indexes.add(index)
         match.actions.append(ActionRecord(index=index, seat=seat, action=as_json(action), at=now()))
 
-    async def record_hand(self, *, match_id: str, hand_index: int, result: dict[str, Any]) -> None:
+    async def record_hand(
+        self,
+        *,
+        match_id: str,
+        hand_index: int,
+        result: dict[str, Any],
+        fence: Fence | None = None,
+    ) -> None:
+        self._check(fence)
         hand = HandRecord(hand_index=hand_index, result=as_json(result), at=now())
         self._get(match_id).hands[hand_index] = hand
 
@@ -135,9 +168,11 @@ class MemoryMatchStore:
         status: str,
         result: dict[str, Any] | None,
         final_scores: list[int] | None,
+        fence: Fence | None = None,
     ) -> None:
         if status not in END_STATUSES:
             raise StoreError("bad_status", f"a match ends as one of {END_STATUSES}, not {status!r}")
+        self._check(fence)
         match = self._get(match_id)
         match.status = status
         match.finished_at = now()
@@ -149,16 +184,36 @@ class MemoryMatchStore:
     async def save_room(self, *, room: RoomRecord) -> None:
         at = now()
         kept = self._rooms.get(room.room_id)
+        if kept is not None and kept.room.epoch != room.epoch:
+            raise fenced(room.room_id)
         copied = replace(room, options=as_json(room.options), seats=list(room.seats))
         created_at = at if kept is None else kept.created_at
         self._rooms[room.room_id] = StoredRoom(room=copied, created_at=created_at, updated_at=at)
+
+    async def claim_room(self, *, room_id: str, epoch: int) -> Fence:
+        kept = self._rooms.get(room_id)
+        if kept is None or kept.room.status == ROOM_CLOSED or kept.room.epoch != epoch:
+            raise StoreError(
+                "claim_lost", f"room {room_id!r} is closed or was claimed past {epoch}"
+            )
+        claimed = replace(kept.room, epoch=epoch + 1)
+        self._rooms[room_id] = replace(kept, room=claimed, updated_at=now())
+        return Fence(room_id, epoch + 1)
+
+    async def load_room(self, *, room_id: str) -> StoredRoom | None:
+        return self._rooms.get(room_id)
 
     async def open_rooms(self) -> list[StoredRoom]:
         rooms = [r for r in self._rooms.values() if r.room.status != ROOM_CLOSED]
         return sorted(rooms, key=lambda r: r.created_at)
 
-    async def close_room(self, *, room_id: str) -> None:
+    async def open_room_ids(self) -> list[str]:
+        return sorted(r.room.room_id for r in await self.open_rooms())
+
+    async def close_room(self, *, room_id: str, epoch: int | None = None) -> None:
         kept = self._rooms.get(room_id)
+        if kept is not None and epoch is not None and kept.room.epoch != epoch:
+            raise fenced(room_id)
         if kept is not None:
             closed = replace(kept.room, status=ROOM_CLOSED)
             self._rooms[room_id] = replace(kept, room=closed, updated_at=now())
@@ -183,6 +238,10 @@ class MemoryMatchStore:
     async def unfinished_matches(self) -> list[StoredMatch]:
         active = [m for m in self._matches.values() if m.status == ACTIVE]
         return [self._stored(m) for m in sorted(active, key=lambda m: m.created_at)]
+
+    async def active_match(self, *, room_id: str) -> StoredMatch | None:
+        active = [m for m in self._matches.values() if m.room_id == room_id and m.status == ACTIVE]
+        return self._stored(max(active, key=lambda m: m.created_at)) if active else None
 
     async def load_match(self, *, match_id: str) -> StoredMatch | None:
         match = self._matches.get(match_id)

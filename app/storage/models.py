@@ -16,6 +16,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    text,
     true,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -123,6 +124,8 @@ class RoomRow(Base):
     match_id: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The fence: raised by every claim of the room; a write made under an older one is refused.
+    epoch: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
 
 
 MATCHES = cast(Table, MatchRow.__table__)

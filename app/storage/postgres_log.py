@@ -21,9 +21,18 @@ import asyncpg  # type: ignore[import-untyped]  # no stubs; its calls are few he
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.storage.group_commit import Outcomes
 from app.storage.prepared import statements
 from app.storage.records import StoreError
-from app.storage.sql_writes import ActionWrite, Operation, Write, conflict_error, operations
+from app.storage.sql_writes import (
+    ActionWrite,
+    Operation,
+    Write,
+    conflict_error,
+    fenced_outcomes,
+    not_inserted,
+    operations,
+)
 
 
 class PostgresLog:
@@ -51,30 +60,34 @@ class PostgresLog:
             with contextlib.suppress(SQLAlchemyError, OSError, asyncpg.PostgresError):
                 await connection.close()
 
-    async def commit_batch(self, writes: Sequence[Write]) -> None:
+    async def commit_batch(self, writes: Sequence[Write]) -> Outcomes:
         driver = await self._connect()
+        refused: list[ActionWrite] = []
         try:
             calls = operations(self._statements, writes, datetime.now(UTC))
             if len(calls) == 1:
-                await _run(driver, calls[0])
-                return
-            async with driver.transaction():
-                for call in calls:
-                    await _run(driver, call)
+                refused = await _run(driver, calls[0])
+            else:
+                async with driver.transaction():
+                    for call in calls:
+                        refused += await _run(driver, call)
         except BaseException:
             await self.drop()
             raise
+        return fenced_outcomes(writes, refused)
 
     async def commit_one(self, write: Write) -> None:
         """One write alone; a broken constraint becomes the caller's StoreError."""
         try:
-            await self.commit_batch([write])
+            outcomes = await self.commit_batch([write])
         except asyncpg.IntegrityConstraintViolationError:
             exists = isinstance(write, ActionWrite) and await self._match_exists(write.match_id)
             error = conflict_error(write, exists)
             if error is None:
                 raise
             raise error from None
+        if outcomes is not None and outcomes[0] is not None:
+            raise outcomes[0]
 
     async def _match_exists(self, match_id: str) -> bool:
         prepared = self._statements.match_exists
@@ -83,11 +96,16 @@ class PostgresLog:
         return found is not None
 
 
-async def _run(driver: asyncpg.Connection, call: Operation) -> None:
+async def _run(driver: asyncpg.Connection, call: Operation) -> list[ActionWrite]:
+    """Run one call; returns the actions of a fenced run that were refused."""
+    if call.fenced_run is not None:
+        inserted = await driver.fetch(call.sql, *call.args)
+        return not_inserted(call.fenced_run, [(row[0], row[1]) for row in inserted])
     if call.many:
         await driver.executemany(call.sql, call.args)
-        return
+        return []
     status = await driver.execute(call.sql, *call.args)
-    # The command tag ends with the row count ("UPDATE 0").
+    # The command tag ends with the row count ("UPDATE 0", "SELECT 0").
     if call.missing is not None and status.rsplit(" ", 1)[-1] == "0":
         raise call.missing
+    return []

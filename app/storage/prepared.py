@@ -49,10 +49,24 @@ Processor = Callable[[Any], Any]
 # values, it is an INSERT with a row of VALUES per action; LOG_ROWS at most a statement keeps
 # the texts few (cached by sqlite3 with their compiled statements) and the parameters under
 # the 999 of older SQLite builds. `at` is the run's time (its batch's), one value for all.
+#
+# On PostgreSQL, where several servers may share the database, each row also carries its room
+# and the epoch it was made under ([..., room_id, epoch]; null for an unfenced write), and only
+# rows whose room still has that epoch are inserted: the room rows are locked FOR SHARE, so a
+# claim (which raises the epoch) either waits for this insert to commit, and then reads its rows
+# with the rest of the log, or commits first, and then this statement sees the new epoch.
+# The statement returns the rows it inserted; the others were fenced.
 POSTGRES_LOG_ACTIONS = (
-    "INSERT INTO actions (match_id, idx, seat, action, at) SELECT entry ->> 0,"
-    " (entry ->> 1)::integer, (entry ->> 2)::integer, entry -> 3, $1::timestamptz"
-    " FROM jsonb_array_elements($2::text::jsonb) AS entry"
+    "WITH entry AS (SELECT e ->> 0 AS match_id, (e ->> 1)::integer AS idx,"
+    " (e ->> 2)::integer AS seat, e -> 3 AS action, e ->> 4 AS room_id,"
+    " (e ->> 5)::bigint AS epoch FROM jsonb_array_elements($2::text::jsonb) AS e),"
+    " fence AS (SELECT rooms.id, rooms.epoch FROM rooms"
+    " WHERE rooms.id IN (SELECT room_id FROM entry) FOR SHARE)"
+    " INSERT INTO actions (match_id, idx, seat, action, at)"
+    " SELECT entry.match_id, entry.idx, entry.seat, entry.action, $1::timestamptz"
+    " FROM entry LEFT JOIN fence ON fence.id = entry.room_id"
+    " WHERE entry.room_id IS NULL OR fence.epoch = entry.epoch"
+    " RETURNING match_id, idx"
 )
 LOG_ROWS = 100
 
@@ -93,12 +107,17 @@ def _as_is(value: Any) -> Any:
 
 
 def _upsert(
-    dialect: Dialect, table: Table, keys: tuple[str, ...], kept: tuple[str, ...] = ()
+    dialect: Dialect,
+    table: Table,
+    keys: tuple[str, ...],
+    kept: tuple[str, ...] = (),
+    same: str | None = None,
 ) -> ClauseElement:
-    """INSERT ... ON CONFLICT (keys) DO UPDATE every other column but `kept`."""
+    """INSERT ... ON CONFLICT (keys) DO UPDATE every other column but `kept`; with `same`, the
+    update is made only where the stored row's column `same` equals the new row's."""
     if dialect.name == "postgresql":
-        return _on_conflict(postgresql.insert(table), table, keys, kept)
-    return _on_conflict(sqlite.insert(table), table, keys, kept)
+        return _on_conflict(postgresql.insert(table), table, keys, kept, same)
+    return _on_conflict(sqlite.insert(table), table, keys, kept, same)
 
 
 def _on_conflict(
@@ -106,13 +125,15 @@ def _on_conflict(
     table: Table,
     keys: tuple[str, ...],
     kept: tuple[str, ...],
+    same: str | None,
 ) -> ClauseElement:
     changed = {
         column.key: statement.excluded[column.key]
         for column in table.columns
         if column.key not in keys and column.key not in kept
     }
-    return statement.on_conflict_do_update(index_elements=list(keys), set_=changed)
+    where = None if same is None else table.c[same] == statement.excluded[same]
+    return statement.on_conflict_do_update(index_elements=list(keys), set_=changed, where=where)
 
 
 def _set(table: Table, *columns: str) -> dict[str, Any]:
@@ -131,11 +152,38 @@ class Statements:
         self.insert_seat = Prepared(insert(SEATS), dialect)
         self.upsert_seat = Prepared(_upsert(dialect, SEATS, ("match_id", "seat")), dialect)
         self.upsert_hand = Prepared(_upsert(dialect, HANDS, ("match_id", "hand_index")), dialect)
-        self.upsert_room = Prepared(_upsert(dialect, ROOMS, ("id",), ("created_at",)), dialect)
+        # A room's row is replaced only by the owner of its current epoch (none changes it).
+        self.upsert_room = Prepared(
+            _upsert(dialect, ROOMS, ("id",), ("created_at",), same="epoch"), dialect
+        )
+        room_id = bindparam("p_id", type_=ROOMS.c.id.type)
+        epoch = bindparam("p_epoch", type_=ROOMS.c.epoch.type)
         self.close_room = Prepared(
+            update(ROOMS).where(ROOMS.c.id == room_id).values(_set(ROOMS, "status", "updated_at")),
+            dialect,
+        )
+        self.close_fenced_room = Prepared(
             update(ROOMS)
-            .where(ROOMS.c.id == bindparam("p_id"))
+            .where(ROOMS.c.id == room_id, ROOMS.c.epoch == epoch)
             .values(_set(ROOMS, "status", "updated_at")),
+            dialect,
+        )
+        # A claim is a compare-and-set: it wins only from the epoch its claimant read.
+        self.claim_room = Prepared(
+            update(ROOMS)
+            .where(
+                ROOMS.c.id == room_id,
+                ROOMS.c.epoch == epoch,
+                ROOMS.c.status != bindparam("p_closed", type_=ROOMS.c.status.type),
+            )
+            .values(_set(ROOMS, "epoch")),
+            dialect,
+        )
+        # The first step of a fenced write's transaction on PostgreSQL (see POSTGRES_LOG_ACTIONS).
+        self.fence_room = Prepared(
+            select(ROOMS.c.id)
+            .where(ROOMS.c.id == room_id, ROOMS.c.epoch == epoch)
+            .with_for_update(read=True),
             dialect,
         )
         self.set_room_meta = Prepared(

@@ -33,6 +33,22 @@ def json_text(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """Whose write this is: a room and the epoch its owner claimed it at.
+
+    The store refuses (StoreError "fenced") a write whose epoch is no longer the room's, so an
+    owner that lost its room, by a pause, a cut or a takeover, can never have a write accepted.
+    """
+
+    room_id: str
+    epoch: int
+
+
+def fenced(room_id: str) -> StoreError:
+    return StoreError("fenced", f"room {room_id!r} has been claimed by another owner")
+
+
 # Seeds are stored as signed 64-bit integers (BIGINT); draw them with randbits(63) or fewer.
 SEED_RANGE = range(-(2**63), 2**63)
 
@@ -78,6 +94,8 @@ class RoomRecord:
     seats: list[RoomSeatRecord]
     match_id: str | None
     hints: bool = True
+    # The epoch its owner claimed it at (0 for a room never claimed since it was made).
+    epoch: int = 0
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ def room_values(room: RoomRecord) -> dict[str, Any]:
         "status": room.status,
         "seats": [{name: getattr(seat, name) for name in SEAT_FIELDS} for seat in room.seats],
         "match_id": room.match_id,
+        "epoch": room.epoch,
     }
 
 
@@ -44,6 +45,7 @@ def stored_room(row: Row[Any]) -> StoredRoom:
         status=row.status,
         seats=[RoomSeatRecord(**seat) for seat in row.seats],
         match_id=row.match_id,
+        epoch=row.epoch,
     )
     return StoredRoom(room=room, created_at=utc(row.created_at), updated_at=utc(row.updated_at))
 
@@ -53,3 +55,15 @@ async def open_rooms(connection: AsyncConnection) -> list[StoredRoom]:
         select(ROOMS).where(ROOMS.c.status != ROOM_CLOSED).order_by(ROOMS.c.created_at, ROOMS.c.id)
     )
     return [stored_room(row) for row in rows]
+
+
+async def load_room(connection: AsyncConnection, room_id: str) -> StoredRoom | None:
+    row = (await connection.execute(select(ROOMS).where(ROOMS.c.id == room_id))).first()
+    return None if row is None else stored_room(row)
+
+
+async def open_room_ids(connection: AsyncConnection) -> list[str]:
+    rows = await connection.execute(
+        select(ROOMS.c.id).where(ROOMS.c.status != ROOM_CLOSED).order_by(ROOMS.c.id)
+    )
+    return list(rows.scalars())

@@ -31,6 +31,7 @@ from app.storage.records import (
     END_STATUSES,
     ROOM_CLOSED,
     STATUSES,
+    Fence,
     MatchDetail,
     MatchSummary,
     PlayerStats,
@@ -40,6 +41,7 @@ from app.storage.records import (
     StoredRoom,
     StoreError,
     check_seed,
+    fenced,
 )
 from app.storage.sql_writes import ActionWrite, StatementWrite, Step, Write, unknown_match
 from app.storage.sqlite_log import SqliteLog
@@ -78,6 +80,7 @@ class SqlMatchStore:
         self._engine: AsyncEngine | None = None
         self._postgres_logs: list[PostgresLog] = []
         self._writers: list[Writer] = []
+        self._sqlite = is_sqlite(url)
 
     @property
     def engine(self) -> AsyncEngine:
@@ -105,6 +108,14 @@ class SqlMatchStore:
 
     async def _submit(self, key: str, write: Write) -> None:
         await self._writer(key).submit(write)
+
+    def _fenced(self, fence: Fence | None, write: StatementWrite) -> StatementWrite:
+        """The write, checked first against the room's epoch (PostgreSQL; see ActionWrite)."""
+        if fence is None or self._sqlite:
+            return write
+        values = {"p_id": fence.room_id, "p_epoch": fence.epoch}
+        check = Step("fence_room", (values,), missing=fenced(fence.room_id))
+        return StatementWrite((check, *write.steps), write.conflict)
 
     async def start(self) -> None:
         if self._engine is not None:
@@ -141,6 +152,7 @@ class SqlMatchStore:
         players: int,
         seats: list[SeatRecord],
         room_meta: dict[str, Any],
+        fence: Fence | None = None,
     ) -> None:
         check_seed(seed)
         values = {
@@ -162,29 +174,52 @@ class SqlMatchStore:
             steps.append(Step("insert_seat", tuple(seat_values(match_id, s) for s in seats)))
         # A broken constraint here is the match's id taken (or its seats' own clash).
         taken = StoreError("duplicate_match", f"a match with id {match_id!r} already exists")
-        await self._submit(match_id, StatementWrite(tuple(steps), taken))
+        await self._submit(match_id, self._fenced(fence, StatementWrite(tuple(steps), taken)))
 
-    async def update_seat(self, *, match_id: str, seat: SeatRecord) -> None:
+    async def update_seat(
+        self, *, match_id: str, seat: SeatRecord, fence: Fence | None = None
+    ) -> None:
         # An upsert; only a match that is not there breaks its foreign key.
         step = Step("upsert_seat", (seat_values(match_id, seat),))
-        await self._submit(match_id, StatementWrite((step,), unknown_match(match_id)))
+        write = StatementWrite((step,), unknown_match(match_id))
+        await self._submit(match_id, self._fenced(fence, write))
 
-    async def update_room_meta(self, *, match_id: str, room_meta: dict[str, Any]) -> None:
+    async def update_room_meta(
+        self, *, match_id: str, room_meta: dict[str, Any], fence: Fence | None = None
+    ) -> None:
         values = {"p_match_id": match_id, "v_room_meta": room_meta}
         step = Step("set_room_meta", (values,), missing=unknown_match(match_id))
-        await self._submit(match_id, StatementWrite((step,)))
+        await self._submit(match_id, self._fenced(fence, StatementWrite((step,))))
 
     async def append_action(
-        self, *, match_id: str, index: int, seat: int | None, action: dict[str, Any]
+        self,
+        *,
+        match_id: str,
+        index: int,
+        seat: int | None,
+        action: dict[str, Any],
+        fence: Fence | None = None,
     ) -> None:
         # The hot path: one small object and a future on the event loop, nothing more.
-        await self._writer(match_id).submit(ActionWrite(match_id, index, seat, action))
+        if fence is None:
+            write = ActionWrite(match_id, index, seat, action)
+        else:
+            write = ActionWrite(match_id, index, seat, action, fence.room_id, fence.epoch)
+        await self._writer(match_id).submit(write)
 
-    async def record_hand(self, *, match_id: str, hand_index: int, result: dict[str, Any]) -> None:
+    async def record_hand(
+        self,
+        *,
+        match_id: str,
+        hand_index: int,
+        result: dict[str, Any],
+        fence: Fence | None = None,
+    ) -> None:
         at = datetime.now(UTC)
         values = {"match_id": match_id, "hand_index": hand_index, "result": result, "at": at}
         step = Step("upsert_hand", (values,))
-        await self._submit(match_id, StatementWrite((step,), unknown_match(match_id)))
+        write = StatementWrite((step,), unknown_match(match_id))
+        await self._submit(match_id, self._fenced(fence, write))
 
     async def finish_match(
         self,
@@ -193,6 +228,7 @@ class SqlMatchStore:
         status: str,
         result: dict[str, Any] | None,
         final_scores: list[int] | None,
+        fence: Fence | None = None,
     ) -> None:
         if status not in END_STATUSES:
             raise StoreError("bad_status", f"a match ends as one of {END_STATUSES}, not {status!r}")
@@ -209,26 +245,68 @@ class SqlMatchStore:
                 for seat, score in enumerate(final_scores)
             )
             steps.append(Step("set_final_score", scores))
-        await self._submit(match_id, StatementWrite(tuple(steps)))
+        await self._submit(match_id, self._fenced(fence, StatementWrite(tuple(steps))))
 
     async def save_room(self, *, room: RoomRecord) -> None:
         at = datetime.now(UTC)
         values = {**sql_rooms.room_values(room), "id": room.room_id, "created_at": at}
         values["updated_at"] = at
-        await self._submit(room.room_id, StatementWrite((Step("upsert_room", (values,)),)))
+        # The upsert changes a stored row only under the same epoch: else no row, so fenced.
+        step = Step("upsert_room", (values,), missing=fenced(room.room_id))
+        await self._submit(room.room_id, StatementWrite((step,)))
+
+    async def claim_room(self, *, room_id: str, epoch: int) -> Fence:
+        values = {"p_id": room_id, "p_epoch": epoch, "v_epoch": epoch + 1, "p_closed": ROOM_CLOSED}
+        lost = StoreError("claim_lost", f"room {room_id!r} is closed or was claimed past {epoch}")
+        await self._submit(room_id, StatementWrite((Step("claim_room", (values,), missing=lost),)))
+        return Fence(room_id, epoch + 1)
+
+    async def load_room(self, *, room_id: str) -> StoredRoom | None:
+        async with self.engine.connect() as connection:
+            return await sql_rooms.load_room(connection, room_id)
 
     async def open_rooms(self) -> list[StoredRoom]:
         async with self.engine.connect() as connection:
             return await sql_rooms.open_rooms(connection)
 
-    async def close_room(self, *, room_id: str) -> None:
-        values = {"p_id": room_id, "v_status": ROOM_CLOSED, "v_updated_at": datetime.now(UTC)}
-        await self._submit(room_id, StatementWrite((Step("close_room", (values,)),)))
+    async def open_room_ids(self) -> list[str]:
+        async with self.engine.connect() as connection:
+            return await sql_rooms.open_room_ids(connection)
+
+    async def close_room(self, *, room_id: str, epoch: int | None = None) -> None:
+        values: dict[str, Any] = {
+            "p_id": room_id,
+            "v_status": ROOM_CLOSED,
+            "v_updated_at": datetime.now(UTC),
+        }
+        if epoch is None:
+            step = Step("close_room", (values,))
+        else:
+            values["p_epoch"] = epoch
+            step = Step("close_fenced_room", (values,), missing=fenced(room_id))
+        await self._submit(room_id, StatementWrite((step,)))
 
     async def unfinished_matches(self) -> list[StoredMatch]:
         async with self.engine.connect() as connection:
             chosen = select(MATCHES.c.id).where(MATCHES.c.status == ACTIVE)
             return await sql_reads.load_matches(connection, chosen)
+
+    async def active_match(self, *, room_id: str) -> StoredMatch | None:
+        async with self.engine.connect() as connection:
+            chosen = (
+                select(MATCHES.c.id)
+                .where(MATCHES.c.room_id == room_id, MATCHES.c.status == ACTIVE)
+                .order_by(MATCHES.c.created_at.desc())
+                .limit(1)
+            )
+            # LIMIT inside IN () is not allowed everywhere: read the id first.
+            match_id = (await connection.execute(chosen)).scalar()
+            if match_id is None:
+                return None
+            loaded = await sql_reads.load_matches(
+                connection, select(MATCHES.c.id).where(MATCHES.c.id == match_id)
+            )
+        return loaded[0] if loaded else None
 
     async def load_match(self, *, match_id: str) -> StoredMatch | None:
         async with self.engine.connect() as connection:

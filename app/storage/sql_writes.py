@@ -16,23 +16,29 @@ from datetime import datetime
 from itertools import groupby
 from typing import Any
 
+from app.storage.group_commit import Outcomes
 from app.storage.prepared import (
     LOG_ROWS,
     POSTGRES_LOG_ACTIONS,
     Statements,
     sqlite_log_actions,
 )
-from app.storage.records import StoreError, json_text
+from app.storage.records import StoreError, fenced, json_text
 
 
 @dataclass(slots=True)
 class ActionWrite:
-    """One action for the log; the event loop builds nothing else per action."""
+    """One action for the log; the event loop builds nothing else per action.
+
+    `room_id` and `epoch` are its fence (None for an unfenced write).
+    """
 
     match_id: str
     index: int
     seat: int | None
     action: dict[str, Any]
+    room_id: str | None = None
+    epoch: int | None = None
 
     def conflict(self, match_exists: bool) -> StoreError:
         """What its broken constraint meant: no such match, or that index is taken."""
@@ -66,12 +72,17 @@ Write = ActionWrite | StatementWrite
 
 @dataclass(frozen=True, slots=True)
 class Operation:
-    """One driver call: execute (args one row's values) or executemany (args a list of rows)."""
+    """One driver call: execute (args one row's values) or executemany (args a list of rows).
+
+    `fenced_run` is set on a fenced run of actions: the statement returns the rows it inserted,
+    and the writes of this run it did not insert were fenced.
+    """
 
     sql: str
     args: Sequence[Any]
     many: bool
     missing: StoreError | None = None
+    fenced_run: Sequence[ActionWrite] | None = None
 
 
 def unknown_match(match_id: str) -> StoreError:
@@ -88,8 +99,10 @@ def log_actions(
     """A run of actions as one statement (app.storage.prepared says why), or a few on SQLite."""
     at_value = statements.action_at(at)
     if statements.dialect_name == "postgresql":
-        rows = json_text([(w.match_id, w.index, w.seat, w.action) for w in actions])
-        return [Operation(POSTGRES_LOG_ACTIONS, (at_value, rows), many=False)]
+        rows = json_text(
+            [(w.match_id, w.index, w.seat, w.action, w.room_id, w.epoch) for w in actions]
+        )
+        return [Operation(POSTGRES_LOG_ACTIONS, (at_value, rows), many=False, fenced_run=actions)]
     calls = []
     for start in range(0, len(actions), LOG_ROWS):
         chunk = actions[start : start + LOG_ROWS]
@@ -121,6 +134,27 @@ def _step_operation(statements: Statements, step: Step) -> Operation:
     if len(step.rows) == 1:
         return Operation(prepared.sql, prepared.args(step.rows[0]), False, step.missing)
     return Operation(prepared.sql, [prepared.args(row) for row in step.rows], many=True)
+
+
+def not_inserted(
+    run: Sequence[ActionWrite], inserted: Sequence[tuple[str, int]]
+) -> list[ActionWrite]:
+    """The writes of a fenced run that its statement did not insert (returned `inserted`)."""
+    if len(inserted) == len(run):
+        return []
+    done = set(inserted)
+    return [w for w in run if (w.match_id, w.index) not in done]
+
+
+def fenced_outcomes(writes: Sequence[Write], refused: Sequence[ActionWrite]) -> Outcomes:
+    """A committed batch's outcomes: None when all of it was written, else one per write."""
+    if not refused:
+        return None
+    ids = {id(write) for write in refused}
+    return [
+        fenced(write.room_id or "") if id(write) in ids and isinstance(write, ActionWrite) else None
+        for write in writes
+    ]
 
 
 def conflict_error(write: Write, match_exists: bool) -> StoreError | None:

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy.engine.interfaces import DBAPIConnection
 
 from app.storage.database import create_sqlite_writer_engine
+from app.storage.group_commit import Outcomes
 from app.storage.prepared import statements
 from app.storage.sql_writes import ActionWrite, Operation, Write, conflict_error, operations
 
@@ -48,18 +49,23 @@ class SqliteLog:
             with contextlib.suppress(sqlite3.Error, OSError):
                 raw.close()
 
-    def commit_batch(self, writes: Sequence[Write]) -> None:
-        """Every write of the batch in one transaction, or none of them."""
+    def commit_batch(self, writes: Sequence[Write]) -> Outcomes:
+        """Every write of the batch in one transaction, or none of them.
+
+        Actions carry no fence check here: the server holds the SQLite file alone
+        (app.storage.exclusive), so no other owner can write between its claims.
+        """
         calls = operations(self._statements, writes, datetime.now(UTC))
         connection = self._connect()
         try:
             if len(calls) == 1 and not calls[0].many:
                 _run(connection, calls[0])
-                return
+                return None
             connection.execute("BEGIN")
             for call in calls:
                 _run(connection, call)
             connection.execute("COMMIT")
+            return None
         except BaseException:
             # After a failed commit the connection's state is unknown: start the next afresh
             # (closing it rolls back whatever the transaction had done).

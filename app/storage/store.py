@@ -4,6 +4,11 @@ A match is fully defined by (game, config, seed, action log), so the store keeps
 plus the seats (names, hashed tokens, final scores), the room's metadata needed to rebuild the
 room after a crash, and each hand's result for history and statistics.
 
+Every room has an epoch, raised by each claim of the room (a server starting, a node taking it
+over). A room's writes carry a `Fence` (its room and the epoch it was claimed at) and are
+refused with StoreError("fenced") once the room's epoch has moved on: an owner that lost its
+room can have no write accepted, so it can acknowledge nothing.
+
 `open_store(url)` picks the implementation: "memory://" keeps everything in this process (tests,
 the bench baseline); any SQLAlchemy async URL (sqlite+aiosqlite://, postgresql+asyncpg://)
 gives the SQL store, whose schema must already exist (see app.storage.migrate).
@@ -21,6 +26,7 @@ from app.storage.records import (
     ROOM_CLOSED,
     STATUSES,
     ActionRecord,
+    Fence,
     GinStats,
     HandRecord,
     MatchDetail,
@@ -43,6 +49,7 @@ __all__ = [
     "ROOM_CLOSED",
     "STATUSES",
     "ActionRecord",
+    "Fence",
     "GinStats",
     "HandRecord",
     "MatchDetail",
@@ -82,20 +89,35 @@ class MatchStore(Protocol):
         players: int,
         seats: list[SeatRecord],
         room_meta: dict[str, Any],
+        fence: Fence | None = None,
     ) -> None:
-        """A new active match; StoreError("duplicate_match") if the id exists."""
+        """A new active match; StoreError("duplicate_match") if the id exists.
+
+        Every write that takes a `fence` is refused with StoreError("fenced") when the fence's
+        room has moved past its epoch; without one it is not checked.
+        """
         ...
 
-    async def update_seat(self, *, match_id: str, seat: SeatRecord) -> None:
+    async def update_seat(
+        self, *, match_id: str, seat: SeatRecord, fence: Fence | None = None
+    ) -> None:
         """Insert or replace the seat with `seat.seat` (a join, a bot, a leave)."""
         ...
 
-    async def update_room_meta(self, *, match_id: str, room_meta: dict[str, Any]) -> None:
+    async def update_room_meta(
+        self, *, match_id: str, room_meta: dict[str, Any], fence: Fence | None = None
+    ) -> None:
         """Replace the room metadata kept for rebuilding the room."""
         ...
 
     async def append_action(
-        self, *, match_id: str, index: int, seat: int | None, action: dict[str, Any]
+        self,
+        *,
+        match_id: str,
+        index: int,
+        seat: int | None,
+        action: dict[str, Any],
+        fence: Fence | None = None,
     ) -> None:
         """Return only once the action is committed; concurrent calls share one transaction.
 
@@ -104,7 +126,14 @@ class MatchStore(Protocol):
         """
         ...
 
-    async def record_hand(self, *, match_id: str, hand_index: int, result: dict[str, Any]) -> None:
+    async def record_hand(
+        self,
+        *,
+        match_id: str,
+        hand_index: int,
+        result: dict[str, Any],
+        fence: Fence | None = None,
+    ) -> None:
         """Keep one hand's or round's result; recording the same index again replaces it."""
         ...
 
@@ -115,24 +144,50 @@ class MatchStore(Protocol):
         status: str,
         result: dict[str, Any] | None,
         final_scores: list[int] | None,
+        fence: Fence | None = None,
     ) -> None:
         """Close the match as "finished" or "abandoned"; final_scores are per seat."""
         ...
 
     async def save_room(self, *, room: RoomRecord) -> None:
-        """Insert or replace the room; returns only once committed, like an action."""
+        """Insert or replace the room; returns only once committed, like an action.
+
+        A stored room is replaced only by a record of the same epoch: else StoreError("fenced").
+        """
+        ...
+
+    async def claim_room(self, *, room_id: str, epoch: int) -> Fence:
+        """Raise the open room's epoch from `epoch` (as read) by one; the new fence.
+
+        StoreError("claim_lost") if the room is closed, unknown, or no longer at `epoch`.
+        """
+        ...
+
+    async def load_room(self, *, room_id: str) -> StoredRoom | None:
+        """One room as stored, closed or not."""
         ...
 
     async def open_rooms(self) -> list[StoredRoom]:
         """Every room not closed, oldest first (crash recovery)."""
         ...
 
-    async def close_room(self, *, room_id: str) -> None:
-        """Mark the room closed, so it is not rebuilt; closing an unknown room does nothing."""
+    async def open_room_ids(self) -> list[str]:
+        """The ids of every room not closed."""
+        ...
+
+    async def close_room(self, *, room_id: str, epoch: int | None = None) -> None:
+        """Mark the room closed, so it is not rebuilt; closing an unknown room does nothing.
+
+        With `epoch`, only while the room is still at that epoch (else StoreError("fenced")).
+        """
         ...
 
     async def unfinished_matches(self) -> list[StoredMatch]:
         """Every active match with its seats and its actions in log order."""
+        ...
+
+    async def active_match(self, *, room_id: str) -> StoredMatch | None:
+        """The room's newest active match, with seats and ordered actions, or None."""
         ...
 
     async def load_match(self, *, match_id: str) -> StoredMatch | None:

@@ -27,6 +27,17 @@ async def postgres_url() -> AsyncIterator[str]:
     await drop_postgres_database(url)
 
 
+@pytest.fixture
+async def postgres_store_url() -> AsyncIterator[str]:
+    """A fresh PostgreSQL database with the schema, for tests that need two stores on it."""
+    url = await fresh_postgres_database()
+    try:
+        await upgrade_to_head(url)
+        yield url
+    finally:
+        await drop_postgres_database(url)
+
+
 @pytest.fixture(
     params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)],
 )
