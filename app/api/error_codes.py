@@ -32,6 +32,9 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "bad_token": ErrorCode(401, "the seat token is not one of this room's"),
     "internal_error": ErrorCode(500, "the server failed; nothing was changed"),
     "storage_unavailable": ErrorCode(503, "the database cannot be written; nothing was changed"),
+    "room_moved": ErrorCode(
+        503, "another server serves the room now; nothing was changed: retry or reconnect"
+    ),
     # Rooms and the lobby.
     "unknown_game": ErrorCode(400, "no game of that name"),
     "bad_config": ErrorCode(400, "a game option is out of range or unknown"),

@@ -12,11 +12,11 @@ from app.games.registry import engine_for
 from app.rooms.bot_driver import BotFactory
 from app.rooms.errors import RoomError
 from app.rooms.flow import FLOWS
-from app.rooms.recovery import recover_rooms
-from app.rooms.room import Room, RoomSpec, RoomTimings
+from app.rooms.recovery import recover_rooms, take_over
+from app.rooms.room import CLOSE_ROOM_MOVED, Room, RoomSpec, RoomTimings
 from app.rooms.tokens import new_room_id
 from app.rooms.types import RoomStatus
-from app.storage.store import ABANDONED, MatchStore
+from app.storage.store import ABANDONED, Fence, MatchStore
 
 log = logging.getLogger(__name__)
 
@@ -38,15 +38,26 @@ class RoomDirectory:
         except LookupError as exc:
             raise RoomError("unknown_game", str(exc)) from exc
 
-    def _room(self, spec: RoomSpec, engine_cls: type[Engine]) -> Room:
-        return Room(
+    def _room(self, spec: RoomSpec, engine_cls: type[Engine], fence: Fence | None = None) -> Room:
+        room = Room(
             spec,
             engine_cls=engine_cls,
             flow=FLOWS[spec.game],
             store=self.store,
             timings=self.timings,
             make_bot=self.make_bot,
+            fence=fence,
         )
+        room.on_lost = self._lost
+        return room
+
+    def _lost(self, room: Room) -> None:
+        """A write of the room was fenced: another owner has it. Drop it without a word more."""
+        if self.rooms.get(room.room_id) is room:
+            del self.rooms[room.room_id]
+        for connection in list(room.fanout.connections):
+            room.fanout.remove(connection)
+            connection.outbox.close(CLOSE_ROOM_MOVED, "the room moved; reconnect")
 
     async def create(
         self,
@@ -94,11 +105,18 @@ class RoomDirectory:
         ]
 
     async def recover(self) -> int:
-        """Rebuild every open room and unfinished match; returns how many rooms came back."""
+        """Claim and rebuild every open room (a single server, at start); how many came back."""
         rooms = await recover_rooms(self.store, self._engine, self._room)
         for room in rooms:
             self.rooms[room.room_id] = room
         return len(rooms)
+
+    async def take_over(self, room_id: str) -> Room | None:
+        """Claim one open room from the store and hold it here; None if it is not to be had."""
+        room = await take_over(self.store, room_id, self._engine, self._room)
+        if room is not None:
+            self.rooms[room_id] = room
+        return room
 
     async def close_idle(self, idle_s: float) -> int:
         """Close rooms with nobody connected and no sign of a person for `idle_s`."""
@@ -120,9 +138,13 @@ class RoomDirectory:
                 return False
             if room.match is not None and room.status in PLAYING_STATUSES:
                 await self.store.finish_match(
-                    match_id=room.match.match_id, status=ABANDONED, result=None, final_scores=None
+                    match_id=room.match.match_id,
+                    status=ABANDONED,
+                    result=None,
+                    final_scores=None,
+                    fence=room.fence,
                 )
-            await self.store.close_room(room_id=room.room_id)
+            await self.store.close_room(room_id=room.room_id, epoch=room.fence.epoch)
             room.closed = True
             self.rooms.pop(room.room_id, None)
         await room.close()

@@ -20,7 +20,7 @@ import orjson
 
 from app.games.engine import Action, Engine, IllegalAction, Seat
 from app.rooms.errors import RoomError
-from app.storage.store import FINISHED, MatchStore, SeatRecord
+from app.storage.store import FINISHED, Fence, MatchStore, SeatRecord, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +48,12 @@ class Match:
         engine: Engine,
         seed: int,
         store: MatchStore,
+        fence: Fence,
         next_index: int = 0,
     ) -> None:
         self.match_id = match_id
+        # Every write of the match is made under its room's fence.
+        self.fence = fence
         self.engine_cls = engine_cls
         self.engine = engine
         self.seed = seed
@@ -74,6 +77,7 @@ class Match:
         players: int,
         seats: list[SeatRecord],
         room_meta: dict[str, Any],
+        fence: Fence,
     ) -> Match:
         match_id, seed = new_match_id(), new_seed()
         engine = engine_cls.new(config, players, seed=seed)
@@ -87,11 +91,20 @@ class Match:
                 players=players,
                 seats=seats,
                 room_meta=room_meta,
+                fence=fence,
             )
         except Exception as exc:
+            raise_moved(exc)
             log.exception("could not create match %s", match_id)
             raise RoomError("storage_unavailable", "the match could not be saved") from exc
-        return cls(match_id=match_id, engine_cls=engine_cls, engine=engine, seed=seed, store=store)
+        return cls(
+            match_id=match_id,
+            engine_cls=engine_cls,
+            engine=engine,
+            seed=seed,
+            store=store,
+            fence=fence,
+        )
 
     async def apply(self, seat: Seat | None, action: Mapping[str, Any]) -> None:
         """Apply, then log durably; IllegalAction or RoomError leave everything as it was."""
@@ -110,11 +123,16 @@ class Match:
             raise RoomError("internal_error", "the server could not apply this action") from exc
         try:
             await self.store.append_action(
-                match_id=self.match_id, index=self.next_index, seat=seat, action=logged
+                match_id=self.match_id,
+                index=self.next_index,
+                seat=seat,
+                action=logged,
+                fence=self.fence,
             )
         except Exception as exc:
-            log.exception("action %d of match %s not logged", self.next_index, self.match_id)
             self._roll_back()
+            raise_moved(exc)
+            log.exception("action %d of match %s not logged", self.next_index, self.match_id)
             raise RoomError(
                 "storage_unavailable", "the action could not be saved, so it was not made"
             ) from exc
@@ -149,7 +167,10 @@ class Match:
                 results = self.engine.hand_results()
                 for index in range(self.hands_recorded, len(results)):
                     await self.store.record_hand(
-                        match_id=self.match_id, hand_index=index, result=results[index]
+                        match_id=self.match_id,
+                        hand_index=index,
+                        result=results[index],
+                        fence=self.fence,
                     )
                 self.hands_recorded = len(results)
             if self.engine.is_over() and not self.finished_recorded:
@@ -159,10 +180,19 @@ class Match:
                     status=FINISHED,
                     result=result,
                     final_scores=final_scores(result),
+                    fence=self.fence,
                 )
                 self.finished_recorded = True
         except Exception:
             log.exception("could not record the progress of match %s", self.match_id)
+
+
+def raise_moved(error: BaseException) -> None:
+    """A write refused by the fence means another owner has the room: say so, not "retry"."""
+    if isinstance(error, StoreError) and error.code == "fenced":
+        raise RoomError(
+            "room_moved", "this room is now served by another server; reconnect to carry on"
+        ) from error
 
 
 def final_scores(result: dict[str, Any] | None) -> list[int] | None:

@@ -1,34 +1,41 @@
-"""Rebuilding rooms after a restart: seats and tokens from the store, game state from the log.
+"""Taking a room over from the store: claim it, then rebuild seats from its row, game from its log.
 
-Every open room comes back: a waiting room with its seats and tokens, a room in a match by
+A claim raises the room's epoch in the store before anything is read, so whatever the previous
+owner got written is in what the claimant reads, and nothing it writes after can be accepted.
+Then every open room comes back: a waiting room with its seats and tokens, a room in a match by
 replaying the match's log, a finished room with its last match replayed so that its result
-shows and a rematch works. Active matches without a room row (begun before rooms were
-stored) are rebuilt from the match alone, as before.
+shows and a rematch works. Active matches without a room row (begun before rooms were stored)
+are given one first, and then come back the same way.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Sequence
 
 from app.games.engine import Engine
 from app.rooms.match import Match
 from app.rooms.room import Room, RoomSpec
-from app.rooms.types import SeatKind
+from app.rooms.types import RoomStatus, SeatKind
 from app.storage.store import (
     ABANDONED,
     ACTIVE,
+    Fence,
     MatchStore,
     RoomRecord,
     RoomSeatRecord,
     SeatRecord,
     StoredMatch,
+    StoreError,
 )
 
 log = logging.getLogger(__name__)
 
-RoomFactory = Callable[[RoomSpec, type[Engine]], Room]
+RoomFactory = Callable[[RoomSpec, type[Engine], Fence], Room]
 EngineLookup = Callable[[str], type[Engine]]
+# Claims at start run a few at a time: their commits share a sync, their reads a pool.
+CLAIMS_AT_ONCE = 8
 
 
 def restore_seats(room: Room, records: Sequence[SeatRecord | RoomSeatRecord]) -> None:
@@ -45,7 +52,9 @@ def restore_seats(room: Room, records: Sequence[SeatRecord | RoomSeatRecord]) ->
             seat.ready = True
 
 
-def replayed(stored: StoredMatch, engine_cls: type[Engine], store: MatchStore) -> Match:
+def replayed(
+    stored: StoredMatch, engine_cls: type[Engine], store: MatchStore, fence: Fence
+) -> Match:
     # Engines are deterministic: the seed and the log give back exactly the state acknowledged.
     engine = engine_cls.new(stored.config, stored.players, seed=stored.seed)
     match = Match(
@@ -54,6 +63,7 @@ def replayed(stored: StoredMatch, engine_cls: type[Engine], store: MatchStore) -
         engine=engine,
         seed=stored.seed,
         store=store,
+        fence=fence,
     )
     for action in sorted(stored.actions, key=lambda record: record.index):
         match.replay(action.seat, action.action)
@@ -64,30 +74,8 @@ def replayed(stored: StoredMatch, engine_cls: type[Engine], store: MatchStore) -
     return match
 
 
-async def rebuild_room(
-    stored: StoredMatch, engine_cls: type[Engine], make_room: RoomFactory
-) -> Room:
-    """A room from its match alone (matches begun before rooms had rows of their own)."""
-    meta = stored.room_meta
-    spec = RoomSpec(
-        room_id=stored.room_id,
-        game=stored.game,
-        players=stored.players,
-        options=dict(stored.config),
-        public=bool(meta.get("public", False)),
-        spectators=bool(meta.get("spectators", True)),
-        hints=bool(meta.get("hints", True)),
-    )
-    room = make_room(spec, engine_cls)
-    restore_seats(room, stored.seats)
-    await room.resume(replayed(stored, engine_cls, room.store))
-    return room
-
-
-async def rebuild_open_room(
-    record: RoomRecord, match: StoredMatch | None, engine_cls: type[Engine], make_room: RoomFactory
-) -> Room:
-    spec = RoomSpec(
+def room_spec(record: RoomRecord) -> RoomSpec:
+    return RoomSpec(
         room_id=record.room_id,
         game=record.game,
         players=record.players,
@@ -96,42 +84,107 @@ async def rebuild_open_room(
         spectators=record.spectators,
         hints=record.hints,
     )
-    room = make_room(spec, engine_cls)
+
+
+async def rebuild(
+    record: RoomRecord,
+    match: StoredMatch | None,
+    engine_cls: type[Engine],
+    make_room: RoomFactory,
+    fence: Fence,
+) -> Room:
+    room = make_room(room_spec(record), engine_cls, fence)
     restore_seats(room, record.seats)
     if match is not None:
-        await room.resume(replayed(match, engine_cls, room.store))
+        await room.resume(replayed(match, engine_cls, room.store, fence))
     else:
         await room.start_if_all_ready()
     return room
 
 
-async def last_match(store: MatchStore, record: RoomRecord) -> StoredMatch | None:
-    if record.match_id is None:
+async def take_over(
+    store: MatchStore, room_id: str, engine_for: EngineLookup, make_room: RoomFactory
+) -> Room | None:
+    """Claim an open room and rebuild it; None if it is closed, unknown or claimed meanwhile.
+
+    Raises StoreError for a store that cannot be reached, and what rebuilding raises.
+    """
+    before = await store.load_room(room_id=room_id)
+    if before is None or before.room.status == "closed":
         return None
-    return await store.load_match(match_id=record.match_id)
+    try:
+        fence = await store.claim_room(room_id=room_id, epoch=before.room.epoch)
+    except StoreError as error:
+        if error.code == "claim_lost":
+            return None
+        raise
+    # Read again, after the claim: the previous owner may have written until it.
+    stored = await store.load_room(room_id=room_id)
+    if stored is None:
+        return None
+    record = stored.room
+    # An active match outranks the row's match id: the row is saved after the match.
+    match = await store.active_match(room_id=room_id)
+    if match is None and record.match_id is not None:
+        match = await store.load_match(match_id=record.match_id)
+    if match is not None and match.status == ABANDONED:
+        await store.close_room(room_id=room_id, epoch=fence.epoch)
+        return None
+    return await rebuild(record, match, engine_for(record.game), make_room, fence)
+
+
+def room_of_match(stored: StoredMatch) -> RoomRecord:
+    """The row a match begun before rooms were stored would have had."""
+    meta = stored.room_meta
+    seats = [
+        RoomSeatRecord(
+            seat=s.seat, name=s.name, kind=s.kind, level=s.level, token_hash=s.token_hash
+        )
+        for s in stored.seats
+    ]
+    return RoomRecord(
+        room_id=stored.room_id,
+        game=stored.game,
+        players=stored.players,
+        options=dict(stored.config),
+        public=bool(meta.get("public", False)),
+        spectators=bool(meta.get("spectators", True)),
+        hints=bool(meta.get("hints", True)),
+        status=RoomStatus.PLAYING.value,
+        seats=seats,
+        match_id=stored.match_id,
+    )
+
+
+async def adopt_roomless_matches(store: MatchStore) -> int:
+    """Give every active match without a room row one, so it is taken over like any room."""
+    adopted = 0
+    for stored in await store.unfinished_matches():
+        if await store.load_room(room_id=stored.room_id) is not None:
+            continue
+        try:
+            await store.save_room(room=room_of_match(stored))
+            adopted += 1
+        except StoreError:
+            # Another server adopted it first.
+            continue
+    return adopted
 
 
 async def recover_rooms(
     store: MatchStore, engine_for: EngineLookup, make_room: RoomFactory
 ) -> list[Room]:
-    """Every open room and every active match, rebuilt; one that fails is logged and skipped."""
-    # Oldest first, so a room's newest active match wins.
-    active = {match.room_id: match for match in await store.unfinished_matches()}
-    rooms: list[Room] = []
-    for stored in await store.open_rooms():
-        record = stored.room
-        try:
-            # An active match outranks the row's match id: the row is saved after the match.
-            match = active.pop(record.room_id, None) or await last_match(store, record)
-            if match is not None and match.status == ABANDONED:
-                await store.close_room(room_id=record.room_id)
-                continue
-            rooms.append(await rebuild_open_room(record, match, engine_for(record.game), make_room))
-        except Exception:
-            log.exception("could not rebuild room %s", record.room_id)
-    for match in active.values():
-        try:
-            rooms.append(await rebuild_room(match, engine_for(match.game), make_room))
-        except Exception:
-            log.exception("could not rebuild match %s", match.match_id)
-    return rooms
+    """Claim and rebuild every open room; one that fails is logged and skipped."""
+    await adopt_roomless_matches(store)
+    slots = asyncio.Semaphore(CLAIMS_AT_ONCE)
+
+    async def recover(room_id: str) -> Room | None:
+        async with slots:
+            try:
+                return await take_over(store, room_id, engine_for, make_room)
+            except Exception:
+                log.exception("could not rebuild room %s", room_id)
+                return None
+
+    rebuilt = await asyncio.gather(*(recover(room_id) for room_id in await store.open_room_ids()))
+    return [room for room in rebuilt if room is not None]

@@ -3,6 +3,11 @@
 Every change goes through the room's lock: it is applied, logged (for actions), the version is
 bumped, and every connection gets the patch to its own new document before the lock is released,
 so patches reach each connection in version order.
+
+A room is held under a fence, the epoch at which this process claimed it; its versions count up
+from the epoch times VERSION_STRIDE, so a version from before a claim (a restart, a takeover) is
+always lower than every version after it. Once the store refuses a write as fenced, the room is
+lost: it refuses everything with `room_moved` and its owner drops it.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,15 +25,19 @@ from app.rooms.bot_driver import BotDriver, BotFactory
 from app.rooms.errors import RoomError
 from app.rooms.fanout import Ack, Connection, Document, Fanout, Outbox
 from app.rooms.flow import RoomFlow
-from app.rooms.match import Match
+from app.rooms.match import Match, raise_moved
 from app.rooms.seats import Seat, SeatsSnapshot, SeatTable
 from app.rooms.timers import OneShot
 from app.rooms.types import RoomStatus, SeatKind
-from app.storage.store import MatchStore, RoomRecord, SeatRecord
+from app.storage.store import Fence, MatchStore, RoomRecord, SeatRecord
 
 log = logging.getLogger(__name__)
 
 CLOSE_SEAT_GONE = 4401
+# The room is served elsewhere now (or this server is stopping): reconnecting finds it.
+CLOSE_ROOM_MOVED = 1012
+# Versions of one epoch: a room would need a billion changes under one claim to run past it.
+VERSION_STRIDE = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -60,8 +69,11 @@ class Room:
         store: MatchStore,
         timings: RoomTimings,
         make_bot: BotFactory,
+        fence: Fence | None = None,
     ) -> None:
         self.spec = spec
+        # A room made here starts at epoch 0; a claimed one comes with the claim's fence.
+        self.fence = fence or Fence(spec.room_id, 0)
         self.engine_cls = engine_cls
         self.flow = flow
         self.store = store
@@ -69,9 +81,9 @@ class Room:
         self.seats = SeatTable(spec.players)
         self.status = RoomStatus.WAITING
         self.match: Match | None = None
-        self.version = 0
+        self.version = self.fence.epoch * VERSION_STRIDE
         # The version of the last change to the game itself; older actions are stale.
-        self.game_version = 0
+        self.game_version = self.version
         self.fanout = Fanout()
         self.bots = BotDriver(spec.game, make_bot, 0)
         self.lock = asyncio.Lock()
@@ -83,6 +95,9 @@ class Room:
         # Set once the directory closed the room: a request already waiting for the lock finds
         # the room gone, as it would have a moment later.
         self.closed = False
+        # Set once a write was fenced: another owner has the room. `on_lost` tells the owner.
+        self.lost = False
+        self.on_lost: Callable[[Room], None] | None = None
         self._info: dict[str, Any] | None = None
         self._waiting_parts: dict[int | None, dict[str, Any]] = {}
 
@@ -280,7 +295,11 @@ class Room:
         if self.status is RoomStatus.FINISHED:
             raise RoomError("match_over", "the match is over")
         status = self.status
-        await self.match.apply(seat, action)
+        try:
+            await self.match.apply(seat, action)
+        except RoomError as exc:
+            self._lose_if_moved(exc)
+            raise
         if self.match.progress_to_record():
             await self.match.record_progress()
         self._after_game_change(ack)
@@ -325,16 +344,11 @@ class Room:
 
     async def _start_match(self) -> None:
         seats = [self._seat_record(seat) for seat in self.seats]
-        self.match = await Match.begin(
-            engine_cls=self.engine_cls,
-            store=self.store,
-            room_id=self.spec.room_id,
-            game=self.spec.game,
-            config=dict(self.spec.options),
-            players=self.spec.players,
-            seats=seats,
-            room_meta=self.meta(),
-        )
+        try:
+            self.match = await self._begin_match(seats)
+        except RoomError as exc:
+            self._lose_if_moved(exc)
+            raise
         self.bots.reset(self.match.seed)
         self.status = RoomStatus.PLAYING
         self.seats.clear_ready()
@@ -343,6 +357,19 @@ class Room:
         self._after_game_change()
         # The match itself is durable already, and recovery finds it by room id.
         await self._save_quietly()
+
+    async def _begin_match(self, seats: list[SeatRecord]) -> Match:
+        return await Match.begin(
+            engine_cls=self.engine_cls,
+            store=self.store,
+            room_id=self.spec.room_id,
+            game=self.spec.game,
+            config=dict(self.spec.options),
+            players=self.spec.players,
+            seats=seats,
+            room_meta=self.meta(),
+            fence=self.fence,
+        )
 
     async def start_if_all_ready(self) -> None:
         """A waiting room rebuilt with every seat ready starts: the restart came just before."""
@@ -355,7 +382,7 @@ class Room:
         async with self.lock:
             self.match = match
             self.bots.reset(match.seed)
-            self.version = match.next_index + 1
+            self.version = self.fence.epoch * VERSION_STRIDE + match.next_index + 1
             self.status = RoomStatus.PLAYING
             self._info = None
             await match.record_progress()
@@ -503,6 +530,7 @@ class Room:
             status=self.status.value,
             seats=self.seats.records(),
             match_id=self.match.match_id if self.match else None,
+            epoch=self.fence.epoch,
         )
 
     async def save(self) -> None:
@@ -511,12 +539,32 @@ class Room:
         try:
             await self.store.save_room(room=self.record())
         except Exception as exc:
+            try:
+                raise_moved(exc)
+            except RoomError as moved:
+                self._lose_if_moved(moved)
+                raise
             log.exception("could not save room %s", self.spec.room_id)
             raise RoomError("storage_unavailable", "the room could not be saved") from exc
 
     def _refuse_if_closed(self) -> None:
+        if self.lost:
+            raise RoomError(
+                "room_moved", "this room is now served by another server; reconnect to carry on"
+            )
         if self.closed:
             raise RoomError("room_not_found", f"room {self.spec.room_id!r} was closed")
+
+    def _lose_if_moved(self, error: RoomError) -> None:
+        """After a fenced write: refuse everything from now on, and let the owner drop the room."""
+        if error.code != "room_moved" or self.lost:
+            return
+        self.lost = True
+        log.warning("room %s was claimed elsewhere (epoch %d)", self.room_id, self.fence.epoch)
+        for timer in (self.turn_timer, self.hand_timer, self.bot_timer):
+            timer.cancel()
+        if self.on_lost is not None:
+            self.on_lost(self)
 
     async def _write_ahead(self, before: SeatsSnapshot) -> None:
         # Like an action: nobody hears of a seat change the store does not have.
@@ -544,6 +592,8 @@ class Room:
         if self.match is None:
             return
         try:
-            await self.store.update_seat(match_id=self.match.match_id, seat=self._seat_record(seat))
+            await self.store.update_seat(
+                match_id=self.match.match_id, seat=self._seat_record(seat), fence=self.fence
+            )
         except Exception:
             log.exception("could not save seat %d of match %s", seat.index, self.match.match_id)
