@@ -22,6 +22,7 @@ from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
 from app.rooms.sweeper import IdleRoomSweeper
 from app.settings import Settings, get_settings
+from app.storage.exclusive import DatabaseInUse, hold_database
 from app.storage.store import MatchStore, open_store
 
 log = logging.getLogger("meldhall")
@@ -82,7 +83,22 @@ async def open_database(url: str, settings: Settings) -> MatchStore:
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
-    store = await open_database(app.state.store_url or settings.resolved_database_url, settings)
+    url = app.state.store_url or settings.resolved_database_url
+    try:
+        hold = await hold_database(url, cluster=settings.cluster)
+    except DatabaseInUse as refused:
+        log.error("%s", refused)
+        raise
+    try:
+        async with serving(app, settings, url):
+            yield
+    finally:
+        await hold.release()
+
+
+@asynccontextmanager
+async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[None]:
+    store = await open_database(url, settings)
     directory = RoomDirectory(store=store, timings=timings(settings), make_bot=make_bot)
     app.state.store = store
     app.state.directory = directory

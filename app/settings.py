@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import re
+import secrets
+import socket
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+NODE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def new_node_id() -> str:
+    """A name for a node not given one: its host, its process and a few random digits."""
+    host = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname())[:32] or "node"
+    return f"{host}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
 class Settings(BaseSettings):
@@ -55,6 +67,33 @@ class Settings(BaseSettings):
     ws_compression: bool = False
     ws_ping_interval_s: float = Field(default=20.0, gt=0)
     ws_hello_timeout_s: float = Field(default=10.0, gt=0, le=300)
+    redis_url: str = Field(
+        default="",
+        description="Redis for a cluster of servers (redis://host:6379/0); empty runs one "
+        "server alone. A cluster needs PostgreSQL (DATABASE_URL) too",
+    )
+    node_id: str = Field(
+        default="",
+        max_length=64,
+        description="This server's name in the cluster; empty picks host-pid-random",
+    )
+    cluster_name: str = Field(
+        default="meldhall",
+        min_length=1,
+        max_length=40,
+        description="Prefix of the cluster's Redis keys, so clusters can share one Redis",
+    )
+    lease_s: float = Field(
+        default=5.0,
+        ge=1.0,
+        le=60.0,
+        description="How long a node's hold on a room lasts unless renewed: the longest a "
+        "dead node's rooms wait before another node takes them over",
+    )
+
+    @property
+    def cluster(self) -> bool:
+        return bool(self.redis_url)
 
     @property
     def resolved_database_url(self) -> str:
@@ -74,6 +113,22 @@ class Settings(BaseSettings):
             raise ValueError(
                 "DATABASE_URL must use an async driver: sqlite+aiosqlite:// or "
                 f"postgresql+asyncpg://, got {url.split('://', 1)[0]}://"
+            )
+        if self.redis_url:
+            if not self.redis_url.startswith(("redis://", "rediss://", "unix://")):
+                raise ValueError(
+                    "MELDHALL_REDIS_URL must start with redis://, rediss:// or unix://"
+                )
+            if not url.startswith("postgresql+asyncpg://"):
+                raise ValueError(
+                    "a cluster (MELDHALL_REDIS_URL set) needs PostgreSQL, which every node "
+                    "shares: set DATABASE_URL=postgresql+asyncpg://..."
+                )
+        if self.node_id and not NODE_ID.fullmatch(self.node_id):
+            raise ValueError("MELDHALL_NODE_ID may hold only letters, digits, '.', '_' and '-'")
+        if not NODE_ID.fullmatch(self.cluster_name):
+            raise ValueError(
+                "MELDHALL_CLUSTER_NAME may hold only letters, digits, '.', '_' and '-'"
             )
         return self
 

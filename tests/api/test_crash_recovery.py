@@ -8,15 +8,10 @@ and play both games to the end.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,44 +21,11 @@ import pytest
 
 from app.bots.gin_rummy_basic import BasicGinBot
 from app.bots.rummikub_basic import BasicRummikubBot
+from tests.processes import base_url, server, server_env
 from tests.storage.databases import drop_postgres_database, fresh_postgres_database
 
-MELDHALL = Path(sys.executable).parent / "meldhall"
 # Bounds every loop here: no game in this test needs nearly this many actions.
 MAX_ACTIONS = 4000
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextmanager
-def server(env: dict[str, str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """The real server as a subprocess; yields once /healthz answers."""
-    with log.open("ab") as output:
-        process = subprocess.Popen([str(MELDHALL), "serve"], env=env, stdout=output, stderr=output)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, f"the server exited: {log.read_text()[-2000:]}"
-            try:
-                if httpx.get(f"{base_url(env)}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start in time"
-            time.sleep(0.1)
-        yield process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(timeout=30)
-
-
-def base_url(env: dict[str, str]) -> str:
-    return f"http://127.0.0.1:{env['MELDHALL_PORT']}"
 
 
 @dataclass
@@ -153,16 +115,7 @@ class Table:
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_env(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, str]]:
-    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
-    env.update(
-        MELDHALL_HOST="127.0.0.1",
-        MELDHALL_PORT=str(free_port()),
-        MELDHALL_DATA_DIR=str(tmp_path / "data"),
-        MELDHALL_BETWEEN_HANDS_S="0",
-        MELDHALL_BOT_DELAY_MS="0",
-        MELDHALL_RECONNECT_GRACE_S="3600",
-        MELDHALL_LOG_LEVEL="warning",
-    )
+    env = server_env(tmp_path / "data")
     if request.param == "sqlite":
         yield env
         return
