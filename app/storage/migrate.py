@@ -7,6 +7,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from app.storage.database import create_engine
@@ -25,7 +26,14 @@ def alembic_config(url: str) -> Config:
     return config
 
 
+# Nodes of a cluster start together and each migrates first: on PostgreSQL one at a time, under
+# a transaction-scoped advisory lock ("meldhall-migrate"), so the others find the work done.
+MIGRATION_LOCK = int.from_bytes(b"mh-migr8", "big") & (2**63 - 1)
+
+
 def _upgrade(connection: Connection, config: Config) -> None:
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -111,3 +112,17 @@ async def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_full_sync(sqlite_ur
 def test_a_synchronous_driver_url_is_refused_with_the_expected_forms() -> None:
     with pytest.raises(ValueError, match=r"sqlite\+aiosqlite://.*got postgresql://"):
         create_engine("postgresql://postgres@127.0.0.1/test")
+
+
+@pytest.mark.postgres
+async def test_nodes_migrating_one_database_at_once_all_succeed(postgres_url: str) -> None:
+    # A cluster's nodes start together and each migrates first.
+    async with asyncio.timeout(60):
+        await asyncio.gather(*(upgrade_to_head(postgres_url) for _ in range(4)))
+    engine = create_engine(postgres_url)
+    try:
+        async with engine.connect() as connection:
+            version = await connection.execute(text("SELECT version_num FROM alembic_version"))
+            assert version.scalar_one() == "0004"
+    finally:
+        await engine.dispose()
