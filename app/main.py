@@ -102,6 +102,7 @@ async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[N
     directory = RoomDirectory(store=store, timings=timings(settings), make_bot=make_bot)
     app.state.store = store
     app.state.directory = directory
+    app.state.rooms = directory
     recovered = await directory.recover()
     if recovered:
         log.info("recovered %d rooms", recovered)

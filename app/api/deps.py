@@ -13,8 +13,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.errors import ApiError
-from app.rooms.directory import RoomDirectory
-from app.rooms.room import Room
+from app.rooms.access import RoomAccess, Rooms
 from app.rooms.tokens import hash_token
 from app.settings import Settings
 
@@ -26,17 +25,17 @@ async def get_settings(request: Request) -> Settings:
     return settings
 
 
-async def get_directory(request: Request) -> RoomDirectory:
-    directory: RoomDirectory = request.app.state.directory
-    return directory
+async def get_rooms(request: Request) -> Rooms:
+    rooms: Rooms = request.app.state.rooms
+    return rooms
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-DirectoryDep = Annotated[RoomDirectory, Depends(get_directory)]
+RoomsDep = Annotated[Rooms, Depends(get_rooms)]
 
 
-async def get_room(room_id: str, directory: DirectoryDep) -> Room:
-    return directory.get(room_id)
+async def get_room(room_id: str, rooms: RoomsDep) -> RoomAccess:
+    return await rooms.find(room_id)
 
 
 async def optional_token(
@@ -52,6 +51,6 @@ async def required_token(token_hash: Annotated[str | None, Depends(optional_toke
     return token_hash
 
 
-RoomDep = Annotated[Room, Depends(get_room)]
+RoomDep = Annotated[RoomAccess, Depends(get_room)]
 TokenHashDep = Annotated[str, Depends(required_token)]
 OptionalTokenHashDep = Annotated[str | None, Depends(optional_token)]

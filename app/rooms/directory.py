@@ -95,6 +95,9 @@ class RoomDirectory:
             raise RoomError("room_not_found", f"no room {room_id!r}")
         return room
 
+    async def find(self, room_id: str) -> Room:
+        return self.get(room_id)
+
     def waiting_public(self, game: str | None = None) -> list[Room]:
         return [
             room
@@ -103,6 +106,9 @@ class RoomDirectory:
             and room.status is RoomStatus.WAITING
             and (game is None or room.spec.game == game)
         ]
+
+    async def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
+        return [await room.describe() for room in self.waiting_public(game)]
 
     async def recover(self) -> int:
         """Claim and rebuild every open room (a single server, at start); how many came back."""

@@ -122,6 +122,9 @@ class Room:
             "invite_path": f"/r/{self.spec.room_id}",
         }
 
+    async def describe(self) -> dict[str, Any]:
+        return {**self.info(), "version": self.version}
+
     def _shared_info(self) -> dict[str, Any]:
         # One room info object, shared by every document until something in it changes: the
         # differ then skips the whole subtree by identity. Changes that cannot touch it (a move

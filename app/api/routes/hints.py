@@ -19,7 +19,7 @@ from app.api.deps import RoomDep, TokenHashDep
 from app.api.errors import ApiError
 from app.api.schemas import ErrorBody, HintAnswer
 from app.bots.hints import NoHint, hint
-from app.rooms.room import Room
+from app.rooms.access import RoomAccess
 
 ERRORS = {code: {"model": ErrorBody} for code in (401, 403, 404, 409)}
 router = APIRouter(prefix="/api/rooms/{room_id}", tags=["play"], responses=ERRORS)  # type: ignore[arg-type]
@@ -43,20 +43,20 @@ async def hint_slots(request: Request) -> asyncio.Semaphore:
 SlotsDep = Annotated[asyncio.Semaphore, Depends(hint_slots)]
 
 
-async def seat_hint(room: Room, token_hash: str, slots: asyncio.Semaphore) -> HintAnswer:
+async def seat_hint(room: RoomAccess, token_hash: str, slots: asyncio.Semaphore) -> HintAnswer:
     """A move for the token's seat, from its own state document.
 
     Raises ApiError (`hints_disabled`, `no_hint`), or the room's RoomError for a token that
     belongs to no seat.
     """
     version, document = await room.read(token_hash)
-    if not room.spec.hints:
+    if not document["room"]["hints"]:
         raise ApiError("hints_disabled", "this room does not give hints")
     legal = document["you"]["legal"]
     if not legal or document["game"] is None:
         raise ApiError("no_hint", "your seat has nothing to do now: it is not your turn")
     try:
-        action = await think(slots, room.spec.game, document["game"], legal)
+        action = await think(slots, document["room"]["game"], document["game"], legal)
     except NoHint as exc:
         raise ApiError("no_hint", str(exc)) from exc
     return HintAnswer(version=version, action=action)

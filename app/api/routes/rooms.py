@@ -4,29 +4,29 @@ from __future__ import annotations
 
 from fastapi import APIRouter, status
 
-from app.api.deps import DirectoryDep, RoomDep, TokenHashDep
+from app.api.deps import RoomDep, RoomsDep, TokenHashDep
 from app.api.schemas import AddBot, CreateRoom, ErrorBody, Joined, JoinRoom, RoomInfo, RoomList
 from app.games.registry import engine_for
-from app.rooms.room import Room
+from app.rooms.access import RoomAccess
 from app.rooms.tokens import hash_token, new_token
 
 ERRORS = {code: {"model": ErrorBody} for code in (400, 401, 404, 409, 422, 503)}
 router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses=ERRORS)  # type: ignore[arg-type]
 
 
-def room_info(room: Room) -> RoomInfo:
-    return RoomInfo(**room.info(), version=room.version)
+async def room_info(room: RoomAccess) -> RoomInfo:
+    return RoomInfo(**await room.describe())
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-async def create_room(body: CreateRoom, directory: DirectoryDep) -> RoomInfo:
+async def create_room(body: CreateRoom, rooms: RoomsDep) -> RoomInfo:
     players = body.players
     if players is None:
         try:
             players = engine_for(body.game).seat_range()[0]
         except LookupError:
             players = 2
-    room = await directory.create(
+    room = await rooms.create(
         game=body.game,
         players=players,
         options=body.options,
@@ -35,57 +35,57 @@ async def create_room(body: CreateRoom, directory: DirectoryDep) -> RoomInfo:
         spectators=body.spectators,
         hints=body.hints,
     )
-    return room_info(room)
+    return await room_info(room)
 
 
 @router.get("")
-async def list_rooms(directory: DirectoryDep, game: str | None = None) -> RoomList:
-    return RoomList(rooms=[room_info(room) for room in directory.waiting_public(game)])
+async def list_rooms(rooms: RoomsDep, game: str | None = None) -> RoomList:
+    return RoomList(rooms=[RoomInfo(**info) for info in await rooms.lobby(game)])
 
 
 @router.get("/{room_id}")
 async def get_room(room: RoomDep) -> RoomInfo:
-    return room_info(room)
+    return await room_info(room)
 
 
 @router.post("/{room_id}/join", status_code=status.HTTP_201_CREATED)
 async def join_room(body: JoinRoom, room: RoomDep) -> Joined:
     token = new_token()
     seat = await room.join(body.name, body.seat, hash_token(token))
-    return Joined(seat=seat, token=token, room=room_info(room))
+    return Joined(seat=seat, token=token, room=await room_info(room))
 
 
 @router.post("/{room_id}/leave")
 async def leave_room(room: RoomDep, token_hash: TokenHashDep) -> RoomInfo:
     await room.leave(token_hash)
-    return room_info(room)
+    return await room_info(room)
 
 
 @router.post("/{room_id}/bots", status_code=status.HTTP_201_CREATED)
 async def add_bot(body: AddBot, room: RoomDep) -> RoomInfo:
     await room.add_bot(body.seat, body.level)
-    return room_info(room)
+    return await room_info(room)
 
 
 @router.delete("/{room_id}/bots/{seat}")
 async def remove_bot(seat: int, room: RoomDep) -> RoomInfo:
     await room.remove_bot(seat)
-    return room_info(room)
+    return await room_info(room)
 
 
 @router.post("/{room_id}/ready")
 async def ready(room: RoomDep, token_hash: TokenHashDep) -> RoomInfo:
     await room.ready(token_hash)
-    return room_info(room)
+    return await room_info(room)
 
 
 @router.post("/{room_id}/rematch")
 async def rematch(room: RoomDep, token_hash: TokenHashDep) -> RoomInfo:
     await room.rematch(token_hash)
-    return room_info(room)
+    return await room_info(room)
 
 
 @router.post("/{room_id}/seats/{seat}/bot")
 async def hand_seat_to_bot(seat: int, room: RoomDep, token_hash: TokenHashDep) -> RoomInfo:
     await room.hand_to_bot(token_hash, seat)
-    return room_info(room)
+    return await room_info(room)

@@ -29,10 +29,9 @@ from app.api.outbox import SocketOutbox
 from app.api.rate_limit import TokenBucket
 from app.api.routes.hints import hint_slots_of, seat_hint
 from app.games.engine import IllegalAction
-from app.rooms.directory import RoomDirectory
+from app.rooms.access import RoomAccess, Rooms
 from app.rooms.errors import RoomError
 from app.rooms.fanout import Connection, dumps
-from app.rooms.room import Room
 from app.rooms.tokens import hash_token
 from app.settings import Settings
 
@@ -105,7 +104,7 @@ async def room_socket(scope: Scope, receive: Receive, send: Send) -> None:
 
 async def join(
     scope: Scope, receive: Receive, send: Send
-) -> tuple[Room, Connection, SocketOutbox] | None:
+) -> tuple[RoomAccess, Connection, SocketOutbox] | None:
     """The handshake and the hello, through Starlette's WebSocket; None once refused.
 
     After them the session and its outbox talk to the server's receive and send themselves,
@@ -114,13 +113,13 @@ async def join(
     """
     websocket = WebSocket(scope, receive=receive, send=send)
     settings: Settings = websocket.app.state.settings
-    directory: RoomDirectory = websocket.app.state.directory
+    rooms: Rooms = websocket.app.state.rooms
     if not origin_allowed(websocket, settings):
         await websocket.close(CLOSE_FORBIDDEN, "origin not allowed")
         return None
     await websocket.accept()
     try:
-        room = directory.get(websocket.path_params["room_id"])
+        room = await rooms.find(websocket.path_params["room_id"])
     except RoomError:
         await websocket.close(CLOSE_NO_ROOM, "no such room")
         return None
@@ -163,7 +162,7 @@ class Session:
 
     def __init__(
         self,
-        room: Room,
+        room: RoomAccess,
         connection: Connection,
         outbox: SocketOutbox,
         settings: Settings,
