@@ -1,0 +1,152 @@
+"""Messages between nodes over Redis pub/sub, in order per destination.
+
+Each node reads two channels: its own inbox and the one every node reads. Sending never waits:
+a message is queued for its destination, and one sender task publishes whatever has queued, for
+every destination, in one pipeline (one round trip to Redis). Messages to one node leave in the
+order they were queued, and Redis delivers one publisher's messages in order, so a socket's
+patches relayed through Redis keep their version order.
+
+Pub/sub keeps nothing for a reader that is away: a node that loses its subscription (Redis
+restarted, the connection dropped) is told when it is back (`on_resubscribed`), since what was
+sent to it meanwhile is gone. A publish that reached no reader means the destination node is
+gone (`on_unreachable`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
+
+from app.cluster.keys import ClusterKeys
+
+log = logging.getLogger(__name__)
+
+RETRY_FIRST_S = 0.1
+RETRY_MAX_S = 2.0
+
+
+class Bus:
+    def __init__(
+        self,
+        redis: Redis,
+        keys: ClusterKeys,
+        node_id: str,
+        *,
+        on_message: Callable[[bytes], None],
+        on_resubscribed: Callable[[], Awaitable[None]],
+        on_unreachable: Callable[[str], None],
+    ) -> None:
+        self.redis = redis
+        self.keys = keys
+        self.node_id = node_id
+        self.on_message = on_message
+        self.on_resubscribed = on_resubscribed
+        self.on_unreachable = on_unreachable
+        # Destination channel -> messages in the order queued.
+        self._queued: dict[str, list[bytes]] = {}
+        self._wake = asyncio.Event()
+        self._subscribed = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._read(), name="bus-reader"),
+            loop.create_task(self._send(), name="bus-sender"),
+        ]
+        # Calls may be answered only once this node hears its inbox.
+        await self._subscribed.wait()
+
+    async def stop(self) -> None:
+        """Send what is queued, then stop reading and sending."""
+        self._stopping = True
+        self._wake.set()
+        reader, sender = self._tasks or (None, None)
+        if sender is not None:
+            with contextlib.suppress(asyncio.CancelledError, RedisError, OSError):
+                await asyncio.wait_for(sender, 5)
+        if reader is not None:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+
+    def send(self, node_id: str, message: bytes) -> None:
+        self._queue(self.keys.inbox(node_id), message)
+
+    def send_everyone(self, message: bytes) -> None:
+        self._queue(self.keys.everyone, message)
+
+    def _queue(self, channel: str, message: bytes) -> None:
+        queued = self._queued.get(channel)
+        if queued is None:
+            self._queued[channel] = [message]
+        else:
+            queued.append(message)
+        self._wake.set()
+
+    async def _send(self) -> None:
+        inbox_prefix = self.keys.inbox("")
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._queued = self._queued, {}
+            if batch:
+                pipe = self.redis.pipeline(transaction=False)
+                order: list[str] = []
+                for channel, messages in batch.items():
+                    for message in messages:
+                        pipe.publish(channel, message)
+                        order.append(channel)
+                try:
+                    readers = await pipe.execute()
+                except (RedisError, OSError) as error:
+                    # Lost with Redis: the callers' waits time out, and the nodes that missed
+                    # messages for their sockets find out when they subscribe again.
+                    log.warning("could not publish %d messages: %s", len(order), error)
+                else:
+                    unreachable = {
+                        channel
+                        for channel, count in zip(order, readers, strict=True)
+                        if count == 0 and channel.startswith(inbox_prefix)
+                    }
+                    for channel in unreachable:
+                        self.on_unreachable(channel[len(inbox_prefix) :])
+            if self._stopping and not self._queued:
+                return
+
+    async def _read(self) -> None:
+        delay = RETRY_FIRST_S
+        first = True
+        while True:
+            pubsub: PubSub | None = None
+            try:
+                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(self.keys.inbox(self.node_id), self.keys.everyone)
+                if not first:
+                    log.warning("listening to the cluster again")
+                    await self.on_resubscribed()
+                first = False
+                self._subscribed.set()
+                delay = RETRY_FIRST_S
+                while True:
+                    message = await pubsub.get_message(timeout=None)
+                    if message is not None and message["type"] == "message":
+                        try:
+                            self.on_message(message["data"])
+                        except Exception:
+                            log.exception("a cluster message could not be handled")
+            except (RedisError, OSError) as error:
+                log.warning("lost the cluster's channels (%s); retrying in %.1f s", error, delay)
+                await asyncio.sleep(delay)
+                delay = min(RETRY_MAX_S, delay * 2)
+            finally:
+                if pubsub is not None:
+                    with contextlib.suppress(RedisError, OSError):
+                        await pubsub.aclose()  # type: ignore[no-untyped-call]
