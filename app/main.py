@@ -18,10 +18,11 @@ from app.api.routes import games, hints, pages, play, rooms, ws
 from app.api.routes.pages import STATIC
 from app.bots.registry import make_bot
 from app.bots.rummikub_solver import warm_up_in_background
+from app.cluster.node import ClusterNode, stop_node
 from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
 from app.rooms.sweeper import IdleRoomSweeper
-from app.settings import Settings, get_settings
+from app.settings import Settings, get_settings, new_node_id
 from app.storage.exclusive import DatabaseInUse, hold_database
 from app.storage.store import MatchStore, open_store
 
@@ -84,6 +85,8 @@ async def open_database(url: str, settings: Settings) -> MatchStore:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     url = app.state.store_url or settings.resolved_database_url
+    if settings.cluster and not url.startswith("postgresql"):
+        raise ValueError("a cluster node needs PostgreSQL, which every node shares")
     try:
         hold = await hold_database(url, cluster=settings.cluster)
     except DatabaseInUse as refused:
@@ -102,10 +105,14 @@ async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[N
     directory = RoomDirectory(store=store, timings=timings(settings), make_bot=make_bot)
     app.state.store = store
     app.state.directory = directory
-    app.state.rooms = directory
-    recovered = await directory.recover()
-    if recovered:
-        log.info("recovered %d rooms", recovered)
+    node = await join_cluster(settings, directory) if settings.cluster else None
+    if node is None:
+        app.state.rooms = directory
+        recovered = await directory.recover()
+        if recovered:
+            log.info("recovered %d rooms", recovered)
+    else:
+        app.state.rooms = node
     sweeper = IdleRoomSweeper(directory, settings.room_idle_close_s)
     sweeper.start()
     warming = asyncio.create_task(warm_up_in_background()) if settings.solver_warm_up else None
@@ -119,8 +126,33 @@ async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[N
             with contextlib.suppress(asyncio.CancelledError):
                 await warming
         await sweeper.stop()
+        if node is not None:
+            # Before the store closes: handing rooms over finishes their writes first.
+            await stop_node(node)
         await directory.close()
         await store.close()
+
+
+async def join_cluster(settings: Settings, directory: RoomDirectory) -> ClusterNode:
+    from app.cluster.node import ClusterUnreachable, start_node
+    from app.rooms.recovery import adopt_roomless_matches
+
+    # Matches begun before rooms had rows get one, to be taken over like any room.
+    await adopt_roomless_matches(directory.store)
+    node_id = settings.node_id or new_node_id()
+    try:
+        node = await start_node(
+            redis_url=settings.redis_url,
+            directory=directory,
+            node_id=node_id,
+            cluster_name=settings.cluster_name,
+            lease_s=settings.lease_s,
+        )
+    except ClusterUnreachable as error:
+        log.error("%s", error)
+        raise
+    log.info("node %s joined cluster %r", node_id, settings.cluster_name)
+    return node
 
 
 def include_history(app: FastAPI) -> None:

@@ -9,7 +9,7 @@ patches relayed through Redis keep their version order.
 Pub/sub keeps nothing for a reader that is away: a node that loses its subscription (Redis
 restarted, the connection dropped) is told when it is back (`on_resubscribed`), since what was
 sent to it meanwhile is gone. A publish that reached no reader means the destination node is
-gone (`on_unreachable`).
+gone, and what it was sent never arrived (`on_undelivered`).
 """
 
 from __future__ import annotations
@@ -35,19 +35,22 @@ class Bus:
     def __init__(
         self,
         redis: Redis,
+        subscriber: Redis,
         keys: ClusterKeys,
         node_id: str,
         *,
         on_message: Callable[[bytes], None],
         on_resubscribed: Callable[[], Awaitable[None]],
-        on_unreachable: Callable[[str], None],
+        on_undelivered: Callable[[str, list[bytes]], None],
     ) -> None:
         self.redis = redis
+        # Its own client: a subscription blocks its connection, and waits without a timeout.
+        self.subscriber = subscriber
         self.keys = keys
         self.node_id = node_id
         self.on_message = on_message
         self.on_resubscribed = on_resubscribed
-        self.on_unreachable = on_unreachable
+        self.on_undelivered = on_undelivered
         # Destination channel -> messages in the order queued.
         self._queued: dict[str, list[bytes]] = {}
         self._wake = asyncio.Event()
@@ -99,25 +102,24 @@ class Bus:
             batch, self._queued = self._queued, {}
             if batch:
                 pipe = self.redis.pipeline(transaction=False)
-                order: list[str] = []
+                sent: list[tuple[str, bytes]] = []
                 for channel, messages in batch.items():
                     for message in messages:
                         pipe.publish(channel, message)
-                        order.append(channel)
+                        sent.append((channel, message))
                 try:
                     readers = await pipe.execute()
                 except (RedisError, OSError) as error:
                     # Lost with Redis: the callers' waits time out, and the nodes that missed
                     # messages for their sockets find out when they subscribe again.
-                    log.warning("could not publish %d messages: %s", len(order), error)
+                    log.warning("could not publish %d messages: %s", len(sent), error)
                 else:
-                    unreachable = {
-                        channel
-                        for channel, count in zip(order, readers, strict=True)
-                        if count == 0 and channel.startswith(inbox_prefix)
-                    }
-                    for channel in unreachable:
-                        self.on_unreachable(channel[len(inbox_prefix) :])
+                    undelivered: dict[str, list[bytes]] = {}
+                    for (channel, message), count in zip(sent, readers, strict=True):
+                        if count == 0 and channel.startswith(inbox_prefix):
+                            undelivered.setdefault(channel, []).append(message)
+                    for channel, messages in undelivered.items():
+                        self.on_undelivered(channel[len(inbox_prefix) :], messages)
             if self._stopping and not self._queued:
                 return
 
@@ -127,7 +129,7 @@ class Bus:
         while True:
             pubsub: PubSub | None = None
             try:
-                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                pubsub = self.subscriber.pubsub(ignore_subscribe_messages=True)
                 await pubsub.subscribe(self.keys.inbox(self.node_id), self.keys.everyone)
                 if not first:
                     log.warning("listening to the cluster again")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from app.games.engine import Engine, IllegalAction
@@ -16,7 +16,7 @@ from app.rooms.recovery import recover_rooms, take_over
 from app.rooms.room import CLOSE_ROOM_MOVED, Room, RoomSpec, RoomTimings
 from app.rooms.tokens import new_room_id
 from app.rooms.types import RoomStatus
-from app.storage.store import ABANDONED, Fence, MatchStore
+from app.storage.store import ABANDONED, Fence, MatchStore, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -24,13 +24,15 @@ PLAYING_STATUSES = (RoomStatus.PLAYING, RoomStatus.BETWEEN_HANDS)
 
 
 class RoomDirectory:
-    """The rooms of one process; past one machine this is the part Redis would replace."""
+    """The rooms this process holds: all of them alone, its own share in a cluster."""
 
     def __init__(self, *, store: MatchStore, timings: RoomTimings, make_bot: BotFactory) -> None:
         self.store = store
         self.timings = timings
         self.make_bot = make_bot
         self.rooms: dict[str, Room] = {}
+        # Told whenever a room leaves this process: closed, lost or handed over.
+        self.on_room_closed: Callable[[Room], None] | None = None
 
     def _engine(self, game: str) -> type[Engine]:
         try:
@@ -52,12 +54,28 @@ class RoomDirectory:
         return room
 
     def _lost(self, room: Room) -> None:
-        """A write of the room was fenced: another owner has it. Drop it without a word more."""
-        if self.rooms.get(room.room_id) is room:
-            del self.rooms[room.room_id]
+        """Another owner has the room (a write was fenced, or its lease went to another node),
+        or this process is handing it over: drop it without a word more."""
         for connection in list(room.fanout.connections):
             room.fanout.remove(connection)
             connection.outbox.close(CLOSE_ROOM_MOVED, "the room moved; reconnect")
+        self._forget(room)
+
+    def _forget(self, room: Room) -> None:
+        if self.rooms.get(room.room_id) is room:
+            del self.rooms[room.room_id]
+            if self.on_room_closed is not None:
+                self.on_room_closed(room)
+
+    def drop(self, room: Room) -> None:
+        """Stop holding a room another owner has now."""
+        room.lose()
+
+    async def hand_over(self, room: Room) -> None:
+        """Stop holding a room once nothing is under way in it, for another owner to take."""
+        async with room.lock:
+            room.lose()
+        await room.close()
 
     async def create(
         self,
@@ -69,7 +87,9 @@ class RoomDirectory:
         public: bool,
         spectators: bool,
         hints: bool = True,
+        before_save: Callable[[str], Awaitable[None]] | None = None,
     ) -> Room:
+        """A new room; `before_save(room_id)` runs before it is first written (a lease)."""
         engine_cls = self._engine(game)
         low, high = engine_cls.seat_range()
         if not low <= players <= high:
@@ -82,6 +102,8 @@ class RoomDirectory:
             raise RoomError("bad_seat", f"{len(bots)} bots do not fit {players} seats")
         spec = RoomSpec(new_room_id(), game, players, config, public, spectators, hints)
         room = self._room(spec, engine_cls)
+        if before_save is not None:
+            await before_save(spec.room_id)
         # Durable before the answer: an invite link handed out must survive a restart.
         await room.save()
         for seat, level in bots:
@@ -132,6 +154,9 @@ class RoomDirectory:
         for room in idle:
             try:
                 closed += await self._close_if_idle(room, idle_s)
+            except RoomError as error:
+                if error.code != "room_moved":
+                    log.exception("could not close idle room %s", room.room_id)
             except Exception:
                 # The store may be briefly away: the room stays, and the next sweep tries again.
                 log.exception("could not close idle room %s", room.room_id)
@@ -142,17 +167,23 @@ class RoomDirectory:
             # Someone may have come back while this sweep waited for the lock.
             if room.idle_for(time.monotonic()) <= idle_s:
                 return False
-            if room.match is not None and room.status in PLAYING_STATUSES:
-                await self.store.finish_match(
-                    match_id=room.match.match_id,
-                    status=ABANDONED,
-                    result=None,
-                    final_scores=None,
-                    fence=room.fence,
-                )
-            await self.store.close_room(room_id=room.room_id, epoch=room.fence.epoch)
+            try:
+                if room.match is not None and room.status in PLAYING_STATUSES:
+                    await self.store.finish_match(
+                        match_id=room.match.match_id,
+                        status=ABANDONED,
+                        result=None,
+                        final_scores=None,
+                        fence=room.fence,
+                    )
+                await self.store.close_room(room_id=room.room_id, epoch=room.fence.epoch)
+            except StoreError as error:
+                if error.code == "fenced":
+                    room.lose()
+                    raise RoomError("room_moved", "another server holds the room") from error
+                raise
             room.closed = True
-            self.rooms.pop(room.room_id, None)
+            self._forget(room)
         await room.close()
         log.info("closed room %s after %.0f s idle", room.room_id, idle_s)
         return True

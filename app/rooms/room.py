@@ -559,11 +559,15 @@ class Room:
             raise RoomError("room_not_found", f"room {self.spec.room_id!r} was closed")
 
     def _lose_if_moved(self, error: RoomError) -> None:
-        """After a fenced write: refuse everything from now on, and let the owner drop the room."""
-        if error.code != "room_moved" or self.lost:
+        if error.code == "room_moved":
+            log.warning("room %s was claimed past epoch %d", self.room_id, self.fence.epoch)
+            self.lose()
+
+    def lose(self) -> None:
+        """Another owner has the room: refuse everything from now on; the owner drops it."""
+        if self.lost:
             return
         self.lost = True
-        log.warning("room %s was claimed elsewhere (epoch %d)", self.room_id, self.fence.epoch)
         for timer in (self.turn_timer, self.hand_timer, self.bot_timer):
             timer.cancel()
         if self.on_lost is not None:

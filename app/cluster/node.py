@@ -1,0 +1,569 @@
+"""One node of a cluster: the rooms it owns, how it keeps and gives them up, and how it reaches
+the rooms of the others.
+
+Every tick (a quarter of the lease) the node renews the leases of its rooms in one step and
+drops those another node holds now, marks itself alive, publishes its public waiting rooms, and
+closes the sockets it relays for owners that are gone. Every other tick it looks for orphans,
+open rooms nobody holds a lease on, and takes its share of those missing for a tick and a half
+(Redis forgets every lease when it restarts; their owners take them back at their next renewal,
+before anyone else moves). A room is also taken over at once by a node asked for it while
+nobody owns it, and by the first node to hear that its owner handed it over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import math
+import random
+import time
+from collections.abc import Awaitable, Mapping
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from app.cluster import wire
+from app.cluster.bus import Bus
+from app.cluster.calls import HANDLERS, Calls, NotHere, Unreachable, serve
+from app.cluster.keys import ClusterKeys
+from app.cluster.leases import Leases
+from app.cluster.remote import RelayedConnection, RemoteOutbox, RemoteRoom
+from app.rooms.access import RoomAccess
+from app.rooms.directory import RoomDirectory
+from app.rooms.errors import RoomError
+from app.rooms.fanout import Connection
+from app.rooms.room import CLOSE_ROOM_MOVED, Room
+from app.storage.store import StoreError
+
+log = logging.getLogger(__name__)
+
+UNAVAILABLE = "room_unavailable"
+TRY_AGAIN = "the server holding this room cannot be reached; it is being taken over, try again"
+MAYBE_MADE = (
+    "the server holding this room did not answer; your request may or may not have been made: "
+    "read the room's state before trying again"
+)
+
+
+def unavailable(error: BaseException) -> RoomError:
+    failed = RoomError(UNAVAILABLE, TRY_AGAIN)
+    failed.__cause__ = error
+    return failed
+
+
+class ClusterNode:
+    """A node's `Rooms`: its own rooms, and every other node's through their owners."""
+
+    def __init__(
+        self,
+        *,
+        redis: Redis,
+        subscriber: Redis,
+        directory: RoomDirectory,
+        node_id: str,
+        cluster_name: str,
+        lease_s: float,
+    ) -> None:
+        self.redis = redis
+        self.directory = directory
+        self.node_id = node_id
+        self.keys = ClusterKeys(cluster_name)
+        self.lease_s = lease_s
+        self.tick_s = lease_s / 4
+        self.leases = Leases(redis, self.keys, node_id, int(lease_s * 1000))
+        self.bus = Bus(
+            redis,
+            subscriber,
+            self.keys,
+            node_id,
+            on_message=self._on_message,
+            on_resubscribed=self._resubscribed,
+            on_undelivered=self._undelivered,
+        )
+        self.calls = Calls(self.bus.send, node_id)
+        # Owner side: sockets other nodes hold, by (their node, their connection id).
+        self._remote: dict[tuple[str, str], tuple[Room, Connection]] = {}
+        # Relaying side: sockets held here for rooms owned elsewhere, and who owns those.
+        self._relayed: dict[str, RelayedConnection] = {}
+        self._connection_ids = itertools.count(1)
+        self._owners: dict[str, str] = {}
+        self._missing_since: dict[str, float] = {}
+        self._taking: dict[str, asyncio.Task[Room | None]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ticker: asyncio.Task[None] | None = None
+        self._lobby_soon = False
+        self._stopping = False
+        directory.on_room_closed = self._room_closed
+
+    # -- life ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.redis.ping()
+        await self.bus.start()
+        await self._mark_alive()
+        self._ticker = asyncio.get_running_loop().create_task(self._tick_forever(), name="ticker")
+
+    async def stop(self) -> None:
+        """Hand every room over to the other nodes, then leave the cluster."""
+        self._stopping = True
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+        for room in list(self.directory.rooms.values()):
+            await self.directory.hand_over(room)
+            with contextlib.suppress(RedisError, OSError):
+                await self.leases.release(room.room_id)
+            self.bus.send_everyone(wire.moved(room.room_id, None))
+        self._close_relayed(None, "this server is stopping; reconnect")
+        with contextlib.suppress(RedisError, OSError):
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.delete(self.keys.alive(self.node_id), self.keys.lobby(self.node_id))
+            pipe.zrem(self.keys.nodes, self.node_id)
+            await pipe.execute()
+        await self.bus.stop()
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- Rooms ---------------------------------------------------------------------------
+
+    async def create(
+        self,
+        *,
+        game: str,
+        players: int,
+        options: Mapping[str, Any],
+        bots: list[tuple[int | None, str]],
+        public: bool,
+        spectators: bool,
+        hints: bool = True,
+    ) -> RoomAccess:
+        room = await self.directory.create(
+            game=game,
+            players=players,
+            options=options,
+            bots=bots,
+            public=public,
+            spectators=spectators,
+            hints=hints,
+            before_save=self._lease_new_room,
+        )
+        self.lobby_changed()
+        return room
+
+    async def _lease_new_room(self, room_id: str) -> None:
+        try:
+            taken = await self.leases.take(room_id)
+        except (RedisError, OSError) as error:
+            raise unavailable(error) from error
+        if not taken:
+            raise RoomError("internal_error", "a new room's id was taken already")
+
+    async def find(self, room_id: str) -> RoomAccess:
+        room = self.directory.rooms.get(room_id)
+        if room is not None and not room.lost:
+            return room
+        owner = await self._owner(room_id)
+        if owner is None or owner == self.node_id:
+            taken = await self._take(room_id)
+            if taken is not None:
+                return taken
+            owner = await self._owner(room_id)
+            if owner is None or owner == self.node_id:
+                raise RoomError("room_not_found", f"no room {room_id!r}")
+        return RemoteRoom(self, room_id)
+
+    async def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
+        """Every node's public waiting rooms: this one's as they are now, the others' as they
+        published them (at their last tick, or just after a change)."""
+        found = {info["room_id"]: info for info in await self.directory.lobby(game)}
+        try:
+            now_ms = int(time.time() * 1000)
+            members: list[Any] = await self.redis.zrangebyscore(self.keys.nodes, now_ms, "+inf")
+            alive = [bytes(member).decode() for member in members]
+            others = [node for node in alive if node != self.node_id]
+            pipe = self.redis.pipeline(transaction=False)
+            for node in others:
+                pipe.hvals(self.keys.lobby(node))
+            published = await pipe.execute()
+        except (RedisError, OSError) as error:
+            raise unavailable(error) from error
+        for entries in published:
+            for entry in entries:
+                info = orjson.loads(entry)
+                if game is not None and info["game"] != game:
+                    continue
+                kept = found.get(info["room_id"])
+                if kept is None or kept["version"] < info["version"]:
+                    found[info["room_id"]] = info
+        return sorted(found.values(), key=lambda info: str(info["room_id"]))
+
+    def lobby_changed(self) -> None:
+        """Publish this node's lobby soon, rather than at the next tick."""
+        if not self._lobby_soon:
+            self._lobby_soon = True
+            self._spawn(self._publish_lobby_soon())
+
+    async def _publish_lobby_soon(self) -> None:
+        await asyncio.sleep(0.02)
+        self._lobby_soon = False
+        with contextlib.suppress(RedisError, OSError):
+            pipe = self.redis.pipeline(transaction=True)
+            await self._queue_lobby(pipe)
+            await pipe.execute()
+
+    # -- owners and takeovers -------------------------------------------------------------
+
+    async def _owner(self, room_id: str) -> str | None:
+        owner = self._owners.get(room_id)
+        if owner is not None:
+            return owner
+        try:
+            owner = await self.leases.owner(room_id)
+        except (RedisError, OSError) as error:
+            raise unavailable(error) from error
+        if owner is not None and owner != self.node_id:
+            self._owners[room_id] = owner
+        return owner
+
+    async def _take(self, room_id: str) -> Room | None:
+        """Take a room nobody owns over now: one attempt at a time per room on this node."""
+        taking = self._taking.get(room_id)
+        if taking is None:
+            taking = asyncio.get_running_loop().create_task(self._take_over(room_id))
+            self._taking[room_id] = taking
+            taking.add_done_callback(lambda _: self._taking.pop(room_id, None))
+        return await asyncio.shield(taking)
+
+    async def _take_over(self, room_id: str) -> Room | None:
+        room = self.directory.rooms.get(room_id)
+        if room is not None and not room.lost:
+            return room
+        if self._stopping:
+            return None
+        try:
+            owner = await self.leases.owner(room_id)
+            if owner is None and not await self.leases.take(room_id):
+                return None
+            if owner not in (None, self.node_id):
+                self._owners[room_id] = str(owner)
+                return None
+        except (RedisError, OSError) as error:
+            raise unavailable(error) from error
+        try:
+            room = await self.directory.take_over(room_id)
+        except Exception:
+            log.exception("could not take room %s over", room_id)
+            await self._release(room_id)
+            raise
+        if room is None:
+            await self._release(room_id)
+            return None
+        self._owners.pop(room_id, None)
+        self._missing_since.pop(room_id, None)
+        self.bus.send_everyone(wire.moved(room_id, self.node_id))
+        self.lobby_changed()
+        log.info("took room %s over at epoch %d", room_id, room.fence.epoch)
+        return room
+
+    async def _release(self, room_id: str) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await self.leases.release(room_id)
+
+    def _room_closed(self, room: Room) -> None:
+        """A room left this node (closed, lost or handed over): its sockets elsewhere go."""
+        for key, (held, _) in list(self._remote.items()):
+            if held is room:
+                del self._remote[key]
+        self.lobby_changed()
+        if not self._stopping:
+            # Only if still this node's: a room lost to another owner keeps that owner's lease.
+            self._spawn(self._release(room.room_id))
+
+    # -- calling owners -------------------------------------------------------------------
+
+    async def call_room(
+        self, room_id: str, op: str, arguments: dict[str, Any], *, again: bool
+    ) -> Any:
+        """Call `op` on the room wherever it is held; RoomError with the owner's refusal.
+
+        Tried again while the room changes hands, up to two leases and a call's wait; `again`
+        also after an owner that did not answer (for calls that change nothing).
+        """
+        deadline = time.monotonic() + 2 * self.lease_s + 5
+        delay = 0.05
+        while True:
+            room = self.directory.rooms.get(room_id)
+            if room is not None and not room.lost:
+                return await HANDLERS[op](self, room, {**arguments, "from": self.node_id})
+            owner = await self._owner(room_id)
+            if owner is None or owner == self.node_id:
+                if await self._take(room_id) is None and await self._owner(room_id) is None:
+                    raise RoomError("room_not_found", f"no room {room_id!r}")
+                continue
+            try:
+                return await self.calls.call(owner, op, room_id, arguments)
+            except NotHere:
+                self._owners.pop(room_id, None)
+            except Unreachable as error:
+                self._owners.pop(room_id, None)
+                if not again:
+                    raise RoomError(UNAVAILABLE, MAYBE_MADE) from error
+            if time.monotonic() > deadline:
+                raise RoomError(UNAVAILABLE, TRY_AGAIN)
+            await asyncio.sleep(delay)
+            delay = min(0.5, delay * 2)
+
+    def owner_known(self, room_id: str) -> str | None:
+        return self._owners.get(room_id)
+
+    # -- the relaying side ---------------------------------------------------------------
+
+    def new_connection_id(self) -> str:
+        return str(next(self._connection_ids))
+
+    def relay(self, connection: RelayedConnection) -> None:
+        self._relayed[connection.conn_id] = connection
+
+    def unrelay(self, connection: RelayedConnection) -> None:
+        if self._relayed.pop(connection.conn_id, None) is None:
+            return
+        if connection.owner is not None:
+            self.bus.send(connection.owner, wire.gone(self.node_id, connection.conn_id))
+
+    def _close_relayed(self, owner: str | None, reason: str) -> None:
+        """Close the relayed sockets of rooms `owner` held (all of them for None)."""
+        for connection in list(self._relayed.values()):
+            if owner is None or connection.owner == owner:
+                del self._relayed[connection.conn_id]
+                connection.outbox.close(CLOSE_ROOM_MOVED, reason)
+
+    # -- the bus ---------------------------------------------------------------------------
+
+    def _on_message(self, data: bytes) -> None:
+        kind, body = data[:1], data[1:]
+        if kind == wire.FRAME:
+            owner, conn_id, text = wire.addressed(body)
+            relayed = self._relayed.get(conn_id)
+            if relayed is None:
+                self.bus.send(owner, wire.gone(self.node_id, conn_id))
+            else:
+                relayed.outbox.send(text.decode())
+        elif kind == wire.ANSWER:
+            self.calls.answered(orjson.loads(body))
+        elif kind == wire.CALL:
+            self._spawn(serve(self, orjson.loads(body)))
+        elif kind == wire.CLOSE:
+            _, conn_id, reason = wire.addressed(body)
+            relayed = self._relayed.pop(conn_id, None)
+            if relayed is not None:
+                code, text = orjson.loads(reason)
+                relayed.outbox.close(code, text)
+        elif kind == wire.GONE:
+            node, conn_id, _ = wire.addressed(body)
+            self._drop_remote(node, conn_id)
+        elif kind == wire.MOVED:
+            self._moved(orjson.loads(body))
+
+    def _moved(self, news: dict[str, Any]) -> None:
+        room_id, owner = news["room"], news["node"]
+        if owner == self.node_id:
+            return
+        if owner is not None:
+            self._owners[room_id] = owner
+            return
+        self._owners.pop(room_id, None)
+        # Handed over: the first node to hear it takes it.
+        if not self._stopping and room_id not in self.directory.rooms:
+            self._spawn(self._take_quietly(room_id))
+
+    async def _take_quietly(self, room_id: str) -> None:
+        # A little spread, so that the rooms of a stopping node do not all go to one node.
+        await asyncio.sleep(random.uniform(0, 0.05))
+        try:
+            await self._take(room_id)
+        except Exception:
+            log.exception("could not take room %s over", room_id)
+
+    def _undelivered(self, node: str, messages: list[bytes]) -> None:
+        """Nobody read `node`'s inbox: it is gone, with the sockets it held."""
+        self.calls.undelivered(messages)
+        for key in [key for key in self._remote if key[0] == node]:
+            self._drop_remote(*key)
+
+    def _drop_remote(self, node: str, conn_id: str) -> None:
+        held = self._remote.pop((node, conn_id), None)
+        if held is not None:
+            room, connection = held
+            self._spawn(room.disconnect(connection))
+
+    async def _resubscribed(self) -> None:
+        # What was published to this node while it was away is lost: the sockets it relays
+        # reconnect, for a fresh start.
+        self._owners.clear()
+        self._close_relayed(None, "the server lost touch with the cluster; reconnect")
+
+    # -- the owning side -----------------------------------------------------------------
+
+    def remote_connection(self, node: str, conn_id: str) -> Connection:
+        held = self._remote.get((node, conn_id))
+        if held is None:
+            raise RoomError("room_moved", "the socket is not attached to this room's server")
+        return held[1]
+
+    async def connect_remote(
+        self, room: Room, node: str, conn_id: str, token_hash: str | None
+    ) -> int | None:
+        # A call tried again after a lost answer attaches the socket once, not twice.
+        self._drop_remote(node, conn_id)
+        outbox = RemoteOutbox(self.bus, self.node_id, node, conn_id, self._remote_closed)
+        connection = await room.connect(outbox, token_hash)
+        self._remote[(node, conn_id)] = (room, connection)
+        return connection.seat
+
+    def _remote_closed(self, outbox: RemoteOutbox) -> None:
+        self._remote.pop((outbox.node, outbox.conn_id), None)
+
+    # -- the tick --------------------------------------------------------------------------
+
+    async def _tick_forever(self) -> None:
+        ticks = 0
+        while True:
+            await asyncio.sleep(self.tick_s)
+            ticks += 1
+            try:
+                await self._tick(scan=ticks % 2 == 0)
+            except (RedisError, OSError) as error:
+                # The rooms play on: the database's fence, not the lease, keeps them safe.
+                log.warning("could not reach Redis this tick: %s", error)
+            except Exception:
+                log.exception("the cluster tick failed")
+
+    async def _tick(self, *, scan: bool) -> None:
+        for room_id in await self.leases.renew(list(self.directory.rooms)):
+            room = self.directory.rooms.get(room_id)
+            if room is not None:
+                log.warning("room %s is held by another node now; dropping it", room_id)
+                self.directory.drop(room)
+        await self._mark_alive()
+        await self._close_relays_of_dead_owners()
+        if scan:
+            await self._scan_orphans()
+
+    async def _mark_alive(self) -> None:
+        until = int((time.time() + self.lease_s) * 1000)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.set(self.keys.alive(self.node_id), until, px=int(self.lease_s * 1000))
+        pipe.zadd(self.keys.nodes, {self.node_id: until})
+        # Nodes gone for a minute leave the set.
+        pipe.zremrangebyscore(self.keys.nodes, "-inf", until - 60_000)
+        await self._queue_lobby(pipe)
+        await pipe.execute()
+
+    async def _queue_lobby(self, pipe: Any) -> None:
+        lobby = self.keys.lobby(self.node_id)
+        entries = {info["room_id"]: orjson.dumps(info) for info in await self.directory.lobby()}
+        pipe.delete(lobby)
+        if entries:
+            pipe.hset(lobby, mapping=entries)
+            pipe.pexpire(lobby, int(self.lease_s * 3000))
+
+    async def _close_relays_of_dead_owners(self) -> None:
+        owners = sorted({c.owner for c in self._relayed.values() if c.owner is not None})
+        if not owners:
+            return
+        marks = await self.redis.mget([self.keys.alive(owner) for owner in owners])
+        for owner, mark in zip(owners, marks, strict=True):
+            if mark is None:
+                self._close_relayed(owner, "the room's server stopped; reconnect")
+
+    async def _scan_orphans(self) -> None:
+        now = time.monotonic()
+        held = self.directory.rooms
+        open_ids = [r for r in await self.directory.store.open_room_ids() if r not in held]
+        owners = await self.leases.owners(open_ids)
+        orphans = []
+        for room_id, owner in zip(open_ids, owners, strict=True):
+            if owner is not None:
+                self._missing_since.pop(room_id, None)
+                continue
+            since = self._missing_since.setdefault(room_id, now)
+            if now - since >= 1.5 * self.tick_s:
+                orphans.append(room_id)
+        for room_id in set(self._missing_since) - set(open_ids):
+            del self._missing_since[room_id]
+        if not orphans:
+            return
+        alive = await self.redis.zcount(self.keys.nodes, int(time.time() * 1000), "+inf")
+        random.shuffle(orphans)
+        for room_id in orphans[: math.ceil(len(orphans) / max(1, alive))]:
+            try:
+                await self._take(room_id)
+            except (RoomError, StoreError) as error:
+                log.warning("could not take room %s over: %s", room_id, error)
+
+
+async def start_node(
+    *,
+    redis_url: str,
+    directory: RoomDirectory,
+    node_id: str,
+    cluster_name: str,
+    lease_s: float,
+) -> ClusterNode:
+    """Connect to Redis and join the cluster; ClusterUnreachable if Redis does not answer."""
+    options: dict[str, Any] = {"socket_connect_timeout": 3, "socket_keepalive": True}
+    redis = Redis.from_url(redis_url, socket_timeout=lease_s, **options)
+    subscriber = Redis.from_url(redis_url, **options)
+    node = ClusterNode(
+        redis=redis,
+        subscriber=subscriber,
+        directory=directory,
+        node_id=node_id,
+        cluster_name=cluster_name,
+        lease_s=lease_s,
+    )
+    try:
+        async with asyncio.timeout(10):
+            await node.start()
+    except (RedisError, OSError, TimeoutError) as error:
+        await close_clients(redis, subscriber)
+        raise ClusterUnreachable(
+            f"cannot reach Redis at {redact(redis_url)} ({error}): start it, or fix "
+            "MELDHALL_REDIS_URL"
+        ) from error
+    return node
+
+
+async def stop_node(node: ClusterNode) -> None:
+    try:
+        await node.stop()
+    finally:
+        await close_clients(node.redis, node.bus.subscriber)
+
+
+async def close_clients(*clients: Redis) -> None:
+    for client in clients:
+        with contextlib.suppress(RedisError, OSError):
+            await client.aclose()
+
+
+class ClusterUnreachable(Exception):
+    """Redis, which a cluster node needs, cannot be reached at start."""
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages."""
+    scheme, sep, rest = url.partition("://")
+    if "@" not in rest:
+        return url
+    return f"{scheme}{sep}***@{rest.rsplit('@', 1)[1]}"

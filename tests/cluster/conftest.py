@@ -1,0 +1,57 @@
+"""Clusters of real nodes on PostgreSQL and Redis; every test here needs both."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cluster.cluster import REDIS_URL, Cluster, check_redis
+from tests.storage.databases import drop_postgres_database, fresh_postgres_database
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Any:
+    report = yield
+    item.stash.setdefault(FAILED, False)
+    if report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
+# Test clients play at machine speed, far past a person's rate limit.
+TEST_SETTINGS = {
+    "MELDHALL_LOG_LEVEL": "info",
+    "MELDHALL_WS_MESSAGES_PER_SECOND": "10000",
+    "MELDHALL_WS_BURST": "10000",
+}
+
+
+@pytest.fixture
+def database_url() -> Iterator[str]:
+    url = asyncio.run(fresh_postgres_database())
+    try:
+        yield url
+    finally:
+        asyncio.run(drop_postgres_database(url))
+
+
+@pytest.fixture
+def cluster(
+    request: pytest.FixtureRequest, tmp_path: Path, database_url: str
+) -> Iterator[Cluster]:
+    """Three nodes with a two-second lease, started; their logs are shown if the test fails."""
+    check_redis()
+    running = Cluster(tmp_path, database_url, REDIS_URL, settings=TEST_SETTINGS)
+    try:
+        yield running.start(3)
+    finally:
+        running.stop()
+        if request.node.stash.get(FAILED, False):
+            print(running.logs())

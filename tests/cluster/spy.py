@@ -1,0 +1,39 @@
+"""The hidden-hand spy for rooms played on another process: every message a client got is
+checked against the engine's own views, replayed from the match's log."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonpatch
+
+from tests.api.live import SeatClient
+from tests.api.play import strings
+
+
+def stream_faults(client: SeatClient, viewer: int | None, steps: list[dict[Any, Any]]) -> list[str]:
+    """Each message must bring the client to a game view the engine gave this viewer at some
+    point, no earlier than the last, and name nothing the engine hid from it then."""
+    faults: list[str] = []
+    doc: dict[str, Any] | None = None
+    at = 0
+    for version, text in client.received:
+        message = json.loads(text)
+        kind = message["type"]
+        if kind == "snapshot":
+            doc = message["state"]
+        elif kind in ("patch", "ack"):
+            doc = jsonpatch.apply_patch(doc, message["patch"])
+        if doc is None or doc.get("game") is None:
+            continue
+        found = next((j for j in range(at, len(steps)) if steps[j][viewer][0] == doc["game"]), None)
+        if found is None:
+            faults.append(f"v{version} viewer {viewer}: a view the engine never gave")
+            continue
+        at = found
+        hidden = steps[at][viewer][1]
+        leaked = [(where, name) for where, name in strings(message) if name in hidden]
+        if leaked:
+            faults.append(f"v{version} viewer {viewer}: {leaked} in {text[:300]}")
+    return faults

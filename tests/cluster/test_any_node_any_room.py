@@ -1,0 +1,137 @@
+"""Any node serves any room: seats on different nodes play whole matches as on one server."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from app.bots.registry import make_bot
+from tests.api.play import play_until, shared_clients
+from tests.cluster.cluster import Cluster, authentic_views, base, stored_match
+from tests.cluster.spy import stream_faults
+
+
+async def play_across_nodes(cluster: Cluster, game: str, players: int, seed: int) -> None:
+    owner_node, *others = cluster.nodes
+    async with base(owner_node) as http:
+        created = await http.post(
+            "/api/rooms",
+            json={"game": game, "players": players, "options": {"target": 60}}
+            if game == "gin_rummy"
+            else {"game": game, "players": players},
+        )
+        assert created.status_code == 201, created.text
+    room_id = created.json()["room_id"]
+    assert cluster.owner(room_id) == "n0"
+    # Seat i joins through node i % 3, and its socket is there too; the spectator is on n2.
+    seat_nodes = [cluster.nodes[seat % len(cluster.nodes)] for seat in range(players)]
+    tokens = []
+    for seat, node in enumerate(seat_nodes):
+        async with base(node) as http:
+            joined = await http.post(f"/api/rooms/{room_id}/join", json={"name": f"p{seat}"})
+            assert joined.status_code == 201, joined.text
+            assert joined.json()["seat"] == seat
+            tokens.append(joined.json()["token"])
+    clients = shared_clients(
+        [
+            (cluster.ws_url(node, room_id), token)
+            for node, token in zip(seat_nodes, tokens, strict=True)
+        ]
+        + [(cluster.ws_url(others[-1], room_id), None)]
+    )
+    for client in clients:
+        await client.connect()
+    for client in clients[:players]:
+        await client.send({"type": "ready"})
+    bots = {seat: make_bot(game, "normal", seed + seat) for seat in range(players)}
+    await play_until(clients, bots)
+
+    # Every patch stream ends on the document the room gives that viewer, through any node.
+    for index, client in enumerate(clients):
+        token = client.token
+        async with base(cluster.nodes[(index + 1) % 3]) as http:
+            headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+            state = await http.get(f"/api/rooms/{room_id}/state", headers=headers)
+        assert state.status_code == 200, state.text
+        assert (client.version, client.doc) == (state.json()["version"], state.json()["state"])
+    # Nothing hidden from a viewer reached it, on any node.
+    assert client.doc is not None
+    stored = await stored_match(cluster.database_url, client.doc["room"]["match_id"])
+    steps = authentic_views(stored, [None, *range(players)])
+    faults = [
+        fault
+        for client in clients
+        for fault in stream_faults(
+            client, None if client.token is None else client.doc["you"]["seat"], steps
+        )
+    ]
+    assert faults == []
+    for client in clients:
+        await client.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "seed"), [("gin_rummy", 2, 1), ("rummikub", 3, 2), ("rummikub", 2, 3)]
+)
+async def test_seats_on_different_nodes_play_a_whole_match(
+    cluster: Cluster, game: str, players: int, seed: int
+) -> None:
+    await play_across_nodes(cluster, game, players, seed)
+
+
+async def test_a_room_is_created_joined_and_listed_from_any_node(cluster: Cluster) -> None:
+    n0, n1, n2 = cluster.nodes
+    async with base(n1) as http:
+        created = await http.post("/api/rooms", json={"game": "gin_rummy", "public": True})
+        room_id = created.json()["room_id"]
+        private = await http.post("/api/rooms", json={"game": "gin_rummy"})
+    assert cluster.owner(room_id) == "n1"
+    for node in (n0, n2, n1):
+        async with base(node) as http:
+            lobby = (await http.get("/api/rooms")).json()["rooms"]
+            assert room_id in [room["room_id"] for room in lobby]
+            assert private.json()["room_id"] not in [room["room_id"] for room in lobby]
+            info = await http.get(f"/api/rooms/{room_id}")
+            assert info.status_code == 200
+            assert info.json()["status"] == "waiting"
+    async with base(n2) as http:
+        await http.post(f"/api/rooms/{room_id}/join", json={"name": "ann"})
+        await http.post(f"/api/rooms/{room_id}/join", json={"name": "bob"})
+        full = await http.get(f"/api/rooms/{room_id}")
+        assert [seat["name"] for seat in full.json()["seats"]] == ["ann", "bob"]
+        missing = await http.get("/api/rooms/NoSuchRoom123")
+        assert missing.status_code == 404
+        assert missing.json()["error"]["code"] == "room_not_found"
+
+
+async def test_refusals_from_the_owner_reach_a_client_on_another_node(cluster: Cluster) -> None:
+    n0, n1, _ = cluster.nodes
+    async with base(n0) as http:
+        room_id = (await http.post("/api/rooms", json={"game": "gin_rummy"})).json()["room_id"]
+    async with base(n1) as http:
+        token = (await http.post(f"/api/rooms/{room_id}/join", json={"name": "ann"})).json()[
+            "token"
+        ]
+        early = await http.post(
+            f"/api/rooms/{room_id}/actions",
+            json={"action": {"type": "pass"}},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert early.status_code == 409
+        assert early.json()["error"]["code"] == "not_started"
+        wrong = await http.get(
+            f"/api/rooms/{room_id}/state", headers={"Authorization": "Bearer nope"}
+        )
+        assert wrong.status_code == 401
+        assert wrong.json()["error"]["code"] == "bad_token"
+
+
+async def test_the_history_of_a_match_reads_alike_on_every_node(cluster: Cluster) -> None:
+    await play_across_nodes(cluster, "gin_rummy", 2, 7)
+    answers = []
+    for node in cluster.nodes:
+        async with httpx.AsyncClient(base_url=node.url, timeout=30) as http:
+            listed = (await http.get("/api/matches")).json()
+            answers.append(listed)
+    assert answers[0]["total"] == 1
+    assert answers[0] == answers[1] == answers[2]
