@@ -43,9 +43,7 @@ def database_url() -> Iterator[str]:
 
 
 @pytest.fixture
-def cluster(
-    request: pytest.FixtureRequest, tmp_path: Path, database_url: str
-) -> Iterator[Cluster]:
+def cluster(request: pytest.FixtureRequest, tmp_path: Path, database_url: str) -> Iterator[Cluster]:
     """Three nodes with a two-second lease, started; their logs are shown if the test fails."""
     check_redis()
     running = Cluster(tmp_path, database_url, REDIS_URL, settings=TEST_SETTINGS)
