@@ -14,6 +14,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from app.api.errors import install_error_handlers
+from app.api.last_resort import LastResort
+from app.api.request_guard import RequestGuard
 from app.api.routes import games, hints, pages, play, rooms, ws
 from app.api.routes.pages import STATIC
 from app.bots.registry import make_bot
@@ -145,6 +147,11 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
         return {"status": "ok"}
 
     install_error_handlers(app)
+    # The socket's cap serves for REST bodies too: no call needs more, and one figure is
+    # simpler to reason about than two.
+    app.add_middleware(RequestGuard, max_body_bytes=app.state.settings.ws_max_message_bytes)
+    # Outermost of the app's own layers, so that whatever fails under it answers JSON.
+    app.add_middleware(LastResort)
     for module in (games, rooms, play, hints, pages):
         app.include_router(module.router)
     include_history(app)
