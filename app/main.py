@@ -24,6 +24,8 @@ from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
 from app.rooms.sweeper import IdleRoomSweeper
 from app.settings import Settings, get_settings
+from app.startup import StartupFailure, failure_lines
+from app.storage.failures import describe_open_failure
 from app.storage.store import MatchStore, open_store
 
 log = logging.getLogger("meldhall")
@@ -81,16 +83,28 @@ async def open_database(url: str, settings: Settings) -> MatchStore:
     return store
 
 
+async def open_store_and_rooms(app: FastAPI, settings: Settings) -> RoomDirectory:
+    """The store, migrated, and every room rebuilt; StartupFailure in one line if that fails."""
+    url = app.state.store_url or settings.resolved_database_url
+    try:
+        store = await open_database(url, settings)
+        directory = RoomDirectory(store=store, timings=timings(settings), make_bot=make_bot)
+        app.state.store = store
+        app.state.directory = directory
+        recovered = await directory.recover()
+    except Exception as exc:
+        log.debug("start-up failed", exc_info=exc)
+        raise StartupFailure(describe_open_failure(exc, url)) from exc
+    if recovered:
+        log.info("recovered %d rooms", recovered)
+    return directory
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
-    store = await open_database(app.state.store_url or settings.resolved_database_url, settings)
-    directory = RoomDirectory(store=store, timings=timings(settings), make_bot=make_bot)
-    app.state.store = store
-    app.state.directory = directory
-    recovered = await directory.recover()
-    if recovered:
-        log.info("recovered %d rooms", recovered)
+    directory = await open_store_and_rooms(app, settings)
+    store = directory.store
     sweeper = IdleRoomSweeper(directory, settings.room_idle_close_s)
     sweeper.start()
     warming = asyncio.create_task(warm_up_in_background()) if settings.solver_warm_up else None
@@ -127,6 +141,9 @@ class Meldhall(FastAPI):
     """
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await super().__call__(scope, receive, failure_lines(send))
+            return
         room_id = ws.room_socket_id(scope)
         if room_id is None:
             await super().__call__(scope, receive, send)
