@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
+from typing import NoReturn
 
 import uvicorn
+from pydantic import ValidationError
 
 from app.settings import Settings, get_settings
+from app.startup import describe_settings_error
+
+log = logging.getLogger("meldhall")
 
 # Frames past the per-message cap get an error and the connection stays; frames this many times
 # larger are refused by the server itself (close 1009), so nobody can make it buffer megabytes.
 HARD_FRAME_FACTOR = 4
+# The exit status of a server that could not start, as uvicorn's own command uses.
+STARTUP_FAILURE = 3
 
 
 def uvicorn_config(
@@ -47,24 +55,52 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--port", type=int, help="overrides MELDHALL_PORT")
     commands.add_parser("migrate", help="apply every migration to the configured database")
     args = parser.parse_args(argv)
-    settings = get_settings()
-    if args.command == "migrate":
-        from app.storage.migrate import upgrade_to_head_sync
-
-        url = settings.resolved_database_url
-        if not settings.database_url:
-            settings.data_dir.mkdir(parents=True, exist_ok=True)
-        upgrade_to_head_sync(url)
-        print("migrations applied")
-        return
-    overrides = {key: value for key, value in (("host", args.host), ("port", args.port)) if value}
-    if overrides:
-        settings = settings.model_copy(update=overrides)
+    try:
+        settings = get_settings()
+    except ValidationError as exc:
+        fail(describe_settings_error(exc), code=2)
     # uvicorn configures only its own loggers; the server's own (rooms recovered, the solver
     # ready, failures) go to stderr beside them, at the same level.
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s"
     )
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
-    # The lifespan applies the migrations before the first request is served.
-    uvicorn.Server(uvicorn_config(settings)).run()
+    if args.command == "migrate":
+        migrate(settings)
+        return
+    overrides = {key: value for key, value in (("host", args.host), ("port", args.port)) if value}
+    if overrides:
+        settings = settings.model_copy(update=overrides)
+    # The lifespan applies the migrations before the first request is served; if it cannot,
+    # it says why in one line and the server stops.
+    server = uvicorn.Server(uvicorn_config(settings))
+    logging.getLogger("uvicorn.error").addFilter(drop_generic_startup_failure)
+    server.run()
+    if not server.started:
+        sys.exit(STARTUP_FAILURE)
+
+
+def drop_generic_startup_failure(record: logging.LogRecord) -> bool:
+    # uvicorn follows the lifespan's own line ("start-up failed: ...") with a generic one.
+    return record.getMessage() != "Application startup failed. Exiting."
+
+
+def migrate(settings: Settings) -> None:
+    from app.storage.failures import describe_open_failure
+    from app.storage.migrate import upgrade_to_head_sync
+
+    url = settings.resolved_database_url
+    try:
+        if not settings.database_url:
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+        upgrade_to_head_sync(url)
+    except Exception as exc:
+        log.debug("migrations failed", exc_info=exc)
+        fail(f"migrations failed: {describe_open_failure(exc, url)}", code=STARTUP_FAILURE)
+    print("migrations applied")
+
+
+def fail(line: str, *, code: int) -> NoReturn:
+    """Stop with one line on stderr (run with MELDHALL_LOG_LEVEL=debug for the traceback)."""
+    print(f"meldhall: {line}", file=sys.stderr)
+    sys.exit(code)

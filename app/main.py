@@ -14,6 +14,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from app.api.errors import install_error_handlers
+from app.api.last_resort import LastResort
+from app.api.request_guard import RequestGuard
 from app.api.routes import games, hints, pages, play, rooms, ws
 from app.api.routes.pages import STATIC
 from app.bots.registry import make_bot
@@ -23,7 +25,9 @@ from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
 from app.rooms.sweeper import IdleRoomSweeper
 from app.settings import Settings, get_settings, new_node_id
+from app.startup import StartupFailure, failure_lines
 from app.storage.exclusive import DatabaseInUse, hold_database
+from app.storage.failures import describe_open_failure
 from app.storage.store import MatchStore, open_store
 
 log = logging.getLogger("meldhall")
@@ -81,17 +85,42 @@ async def open_database(url: str, settings: Settings) -> MatchStore:
     return store
 
 
+async def open_store_and_rooms(app: FastAPI, settings: Settings, url: str) -> RoomDirectory:
+    """The store, migrated, and the rooms: every one rebuilt by a server alone, none yet by a
+    cluster node (it takes its share as it goes). StartupFailure in one line if that fails."""
+    try:
+        store = await open_database(url, settings)
+        directory = RoomDirectory(store=store, timings=timings(settings), make_bot=make_bot)
+        app.state.store = store
+        app.state.directory = directory
+        if settings.cluster:
+            from app.rooms.recovery import adopt_roomless_matches
+
+            # Matches begun before rooms had rows get one, to be taken over like any room.
+            await adopt_roomless_matches(store)
+            return directory
+        recovered = await directory.recover()
+    except Exception as exc:
+        log.debug("start-up failed", exc_info=exc)
+        raise StartupFailure(describe_open_failure(exc, url)) from exc
+    if recovered:
+        log.info("recovered %d rooms", recovered)
+    return directory
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     url = app.state.store_url or settings.resolved_database_url
     if settings.cluster and not url.startswith("postgresql"):
-        raise ValueError("a cluster node needs PostgreSQL, which every node shares")
+        raise StartupFailure("a cluster node needs PostgreSQL, which every node shares")
     try:
         hold = await hold_database(url, cluster=settings.cluster)
     except DatabaseInUse as refused:
-        log.error("%s", refused)
-        raise
+        raise StartupFailure(str(refused)) from refused
+    except Exception as exc:
+        log.debug("start-up failed", exc_info=exc)
+        raise StartupFailure(describe_open_failure(exc, url)) from exc
     try:
         async with serving(app, settings, url):
             yield
@@ -101,18 +130,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 @asynccontextmanager
 async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[None]:
-    store = await open_database(url, settings)
-    directory = RoomDirectory(store=store, timings=timings(settings), make_bot=make_bot)
-    app.state.store = store
-    app.state.directory = directory
+    directory = await open_store_and_rooms(app, settings, url)
+    store = directory.store
     node = await join_cluster(settings, directory) if settings.cluster else None
-    if node is None:
-        app.state.rooms = directory
-        recovered = await directory.recover()
-        if recovered:
-            log.info("recovered %d rooms", recovered)
-    else:
-        app.state.rooms = node
+    app.state.rooms = directory if node is None else node
     sweeper = IdleRoomSweeper(directory, settings.room_idle_close_s)
     sweeper.start()
     warming = asyncio.create_task(warm_up_in_background()) if settings.solver_warm_up else None
@@ -135,10 +156,7 @@ async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[N
 
 async def join_cluster(settings: Settings, directory: RoomDirectory) -> ClusterNode:
     from app.cluster.node import ClusterUnreachable, start_node
-    from app.rooms.recovery import adopt_roomless_matches
 
-    # Matches begun before rooms had rows get one, to be taken over like any room.
-    await adopt_roomless_matches(directory.store)
     node_id = settings.node_id or new_node_id()
     try:
         node = await start_node(
@@ -149,8 +167,7 @@ async def join_cluster(settings: Settings, directory: RoomDirectory) -> ClusterN
             lease_s=settings.lease_s,
         )
     except ClusterUnreachable as error:
-        log.error("%s", error)
-        raise
+        raise StartupFailure(str(error)) from error
     log.info("node %s joined cluster %r", node_id, settings.cluster_name)
     return node
 
@@ -174,6 +191,9 @@ class Meldhall(FastAPI):
     """
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await super().__call__(scope, receive, failure_lines(send))
+            return
         room_id = ws.room_socket_id(scope)
         if room_id is None:
             await super().__call__(scope, receive, send)
@@ -194,6 +214,11 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
         return {"status": "ok"}
 
     install_error_handlers(app)
+    # The socket's cap serves for REST bodies too: no call needs more, and one figure is
+    # simpler to reason about than two.
+    app.add_middleware(RequestGuard, max_body_bytes=app.state.settings.ws_max_message_bytes)
+    # Outermost of the app's own layers, so that whatever fails under it answers JSON.
+    app.add_middleware(LastResort)
     for module in (games, rooms, play, hints, pages):
         app.include_router(module.router)
     include_history(app)

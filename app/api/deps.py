@@ -39,10 +39,22 @@ async def get_room(room_id: str, rooms: RoomsDep) -> RoomAccess:
 
 
 async def optional_token(
+    request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> str | None:
-    """The sha256 of the bearer token, or None without one (a spectator)."""
-    return None if credentials is None else hash_token(credentials.credentials)
+    """The sha256 of the bearer token, or None without an Authorization header (a spectator).
+
+    A header that is there but is no bearer token ("Basic ...", a bare "Bearer") is refused:
+    taken for a spectator, a client with a broken header would read the spectator's view and
+    never learn why its seat is missing.
+    """
+    if credentials is not None and credentials.credentials.strip():
+        return hash_token(credentials.credentials)
+    if "authorization" in request.headers:
+        raise ApiError(
+            "bad_authorization", "the Authorization header must be 'Bearer <seat token>'"
+        )
+    return None
 
 
 async def required_token(token_hash: Annotated[str | None, Depends(optional_token)]) -> str:

@@ -29,9 +29,13 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "not_found": ErrorCode(404, "no such path"),
     "method_not_allowed": ErrorCode(405, "the path exists but not with this method"),
     "missing_token": ErrorCode(401, "the call needs 'Authorization: Bearer <seat token>'"),
+    "bad_authorization": ErrorCode(401, "the Authorization header is not 'Bearer <seat token>'"),
+    "body_too_large": ErrorCode(413, "the request body is over the size limit"),
     "bad_token": ErrorCode(401, "the seat token is not one of this room's"),
     "internal_error": ErrorCode(500, "the server failed; nothing was changed"),
-    "storage_unavailable": ErrorCode(503, "the database cannot be written; nothing was changed"),
+    "storage_unavailable": ErrorCode(
+        503, "the database cannot be reached or written; nothing was changed, try again"
+    ),
     "room_moved": ErrorCode(
         503, "another server serves the room now; nothing was changed: retry or reconnect"
     ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -40,7 +41,30 @@ def describe_validation(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "the request is not valid"
 
 
-HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 401: "missing_token"}
+# Starlette's own refusals: a body FastAPI could not parse (400) is a bad request like any
+# other that does not match the schema, with that code's status.
+HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    401: "missing_token",
+}
+
+
+def allowed_methods(request: Request, refused: StarletteHTTPException) -> str:
+    """Every method the API takes on this path. Several routes may share a path, and the one
+    that refused (often the static files under every path) knows only its own, so the paths of
+    the OpenAPI document are asked first."""
+    methods: set[str] = set()
+    path = request.url.path
+    for template, operations in request.app.openapi()["paths"].items():
+        pattern = "[^/]+".join(map(re.escape, re.split(r"\{[^}/]+\}", template)))
+        if re.fullmatch(pattern, path):
+            methods |= {method.upper() for method in operations}
+    if "GET" in methods:
+        methods.add("HEAD")
+    # No API path: the refusing route's own list, else the static files, which are only read.
+    return ", ".join(sorted(methods)) or (refused.headers or {}).get("Allow", "GET, HEAD")
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -58,8 +82,13 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
-        code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
-        return error_response(code, str(exc.detail), exc.status_code)
+        code = HTTP_CODES.get(exc.status_code)
+        if code is None:
+            return error_response(f"http_{exc.status_code}", str(exc.detail), exc.status_code)
+        response = error_response(code, str(exc.detail))
+        if exc.status_code == 405:
+            response.headers["Allow"] = allowed_methods(request, exc)
+        return response
 
     app.add_exception_handler(ApiError, on_api_error)
     app.add_exception_handler(RoomError, on_rule_error)

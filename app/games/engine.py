@@ -48,10 +48,46 @@ class IllegalAction(Exception):
         self.message = message
 
 
+def _fields_of(
+    action: Mapping[str, Any], fields: Mapping[str, frozenset[str]]
+) -> frozenset[str] | None:
+    kind = action.get("type")
+    return fields.get(kind) if isinstance(kind, str) else None
+
+
+def refuse_unknown_fields(action: Mapping[str, Any], fields: Mapping[str, frozenset[str]]) -> None:
+    """Raise IllegalAction("bad_action") for a field the action's type does not take.
+
+    A field no rule reads would be logged and replayed for nothing, and a client's typo
+    ("crad") would pass unnoticed. Types not in `fields` are left to the engine's own check.
+    """
+    kind = action.get("type")
+    allowed = _fields_of(action, fields)
+    if allowed is None:
+        return
+    unknown = sorted(repr(key) for key in action if key not in allowed)
+    if unknown:
+        raise IllegalAction(
+            "bad_action",
+            f"{kind} takes only {', '.join(sorted(allowed))}; unknown: {', '.join(unknown)}",
+        )
+
+
+def known_fields(action: Mapping[str, Any], fields: Mapping[str, frozenset[str]]) -> Action:
+    """The action without fields its type does not take: for logs written before they were
+    refused, where such fields were ignored."""
+    allowed = _fields_of(action, fields)
+    if allowed is None:
+        return dict(action)
+    return {key: value for key, value in action.items() if key in allowed}
+
+
 class Engine(Protocol):
     """What rooms, bots, storage and the API may rely on."""
 
     name: ClassVar[str]
+    # Every action type the engine takes, with the fields each may carry ("type" included).
+    action_fields: ClassVar[Mapping[str, frozenset[str]]]
 
     @classmethod
     def options(cls) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from app.games.engine import Action, Engine, IllegalAction, Seat
+from app.games.engine import Action, Engine, IllegalAction, Seat, known_fields
 from app.rooms.errors import RoomError
 from app.storage.store import FINISHED, Fence, MatchStore, SeatRecord, StoreError
 
@@ -149,7 +149,7 @@ class Match:
 
     def replay(self, seat: Seat | None, action: Action) -> None:
         """Re-apply an action already in the log (crash recovery)."""
-        self.engine.apply(seat, action)
+        self.engine.apply(seat, known_fields(action, self.engine_cls.action_fields))
         self._checkpoint = None
         self.next_index += 1
 

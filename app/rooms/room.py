@@ -202,6 +202,8 @@ class Room:
             self.fanout.close_seat(seat.index, CLOSE_SEAT_GONE, "you left this seat")
             seat.connections = 0
             self._changed(game=True)
+            # The leaver's bot may be the one to act (or to say ready) right now.
+            self._poke_bots()
 
     async def add_bot(self, wanted: int | None, level: str) -> int:
         async with self.lock:
@@ -266,6 +268,8 @@ class Room:
             await self._write_ahead(before)
             await self._save_seat(seat)
             self._changed(game=True)
+            # An absent player is most often the one whose turn it is.
+            self._poke_bots()
 
     # -- playing -------------------------------------------------------------------------
 
@@ -331,19 +335,30 @@ class Room:
     async def _advance_if_all_ready(self) -> None:
         if not self.seats.all_ready():
             return
+        try:
+            await self._advance()
+        except RoomError as exc:
+            if exc.code != "storage_unavailable":
+                raise
+            # The request that made everyone ready was taken; the start or the deal is the
+            # room's own step, which its timer tries again until the store is back.
+            self.hand_timer.arm(self.hand_timer.backoff.first_s, self._hand_timer_fired)
+
+    async def _advance(self) -> None:
         if self.status is RoomStatus.WAITING:
             await self._start_match()
         elif self.status is RoomStatus.BETWEEN_HANDS:
             await self._next_hand()
 
     async def _next_hand(self) -> None:
-        self.hand_timer.cancel()
         await self._apply(None, self.flow.next_hand)
+        self.hand_timer.cancel()
 
     async def _hand_timer_fired(self) -> None:
         async with self.lock:
-            if self.status is RoomStatus.BETWEEN_HANDS:
-                await self._next_hand()
+            # Between hands the pause deals whoever is ready; a waiting room starts only full.
+            if self.status is RoomStatus.BETWEEN_HANDS or self.seats.all_ready():
+                await self._advance()
 
     async def _start_match(self) -> None:
         seats = [self._seat_record(seat) for seat in self.seats]
@@ -433,7 +448,13 @@ class Room:
                 return
             seat = self.seats[bots[0]]
             view, legal = engine.view(seat.index), engine.legal_actions(seat.index)
-            action = await self.bots.choose(seat.index, seat.level or "normal", view, legal)
+            try:
+                action = await self.bots.choose(seat.index, seat.level or "normal", view, legal)
+            except Exception:
+                # A bot that fails would fail again on the same view: play on without it.
+                log.exception("bot in seat %d failed to choose", seat.index)
+                await self._apply_first_legal(seat.index, legal)
+                return
             try:
                 await self._apply(seat.index, action)
             except IllegalAction as exc:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 
@@ -118,7 +120,12 @@ def test_a_rest_client_reads_its_state_and_legal_actions_and_acts(server, http) 
     room_id = create_room(server, game="rummikub", players=2, bots=[{"seat": 1}])["room_id"]
     token = join(server, room_id, "ann")
     http.post(f"/api/rooms/{room_id}/ready", headers=bearer(token))
-    state = http.get(f"/api/rooms/{room_id}/state", headers=bearer(token)).json()
+    # The bot may have the first turn: the state is compared with /legal once it is ann's.
+    for _ in range(300):
+        state = http.get(f"/api/rooms/{room_id}/state", headers=bearer(token)).json()
+        if state["state"]["you"]["legal"]:
+            break
+        time.sleep(0.05)
     rack = state["state"]["game"]["rack"]
     assert len(rack) == 14
     assert state["state"]["you"]["seat"] == 0

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from app.api.errors import ApiError
 from app.api.schemas import ErrorBody
-from app.games.engine import IllegalAction
+from app.games.engine import IllegalAction, known_fields
 from app.games.registry import GAMES, engine_for
 from app.storage.player_stats import winning_seats
 from app.storage.store import (
@@ -154,7 +154,8 @@ def match_out(match: MatchSummary | StoredMatch) -> MatchOut:
 
 def build_replay(stored: StoredMatch) -> Replay:
     """Run the log through the engine; CPU work, so the route runs it in a thread."""
-    engine = engine_for(stored.game).new(stored.config, stored.players, seed=stored.seed)
+    engine_cls = engine_for(stored.game)
+    engine = engine_cls.new(stored.config, stored.players, seed=stored.seed)
     over = stored.status != ACTIVE
     seats = range(stored.players)
 
@@ -165,7 +166,7 @@ def build_replay(stored: StoredMatch) -> Replay:
     steps = []
     for record in stored.actions:
         try:
-            engine.apply(record.seat, record.action)
+            engine.apply(record.seat, known_fields(record.action, engine_cls.action_fields))
         except IllegalAction as error:
             raise ApiError(
                 "replay_failed",

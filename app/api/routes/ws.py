@@ -34,6 +34,7 @@ from app.rooms.errors import RoomError
 from app.rooms.fanout import Connection, dumps
 from app.rooms.tokens import hash_token
 from app.settings import Settings
+from app.storage.failures import is_storage_failure
 
 log = logging.getLogger(__name__)
 
@@ -220,18 +221,28 @@ class Session:
         except BadMessage as exc:
             self.error(exc.code, exc.message, exc.seq)
             return
-        if isinstance(message, ActionMessage):
-            await self.act(message)
-        elif isinstance(message, Ping):
-            self.send({"type": "pong"})
-        elif isinstance(message, Resync):
-            await self.room.resync(self.connection)
-        elif isinstance(message, Ready):
-            await self.guarded(None, self.ready())
-        elif isinstance(message, HintMessage):
-            self.ask_hint(message.seq)
-        else:
-            self.error("unexpected_hello", "hello is the first message only")
+        try:
+            if isinstance(message, ActionMessage):
+                await self.act(message)
+            elif isinstance(message, Ping):
+                self.send({"type": "pong"})
+            elif isinstance(message, Resync):
+                await self.room.resync(self.connection)
+            elif isinstance(message, Ready):
+                await self.guarded(None, self.ready())
+            elif isinstance(message, HintMessage):
+                self.ask_hint(message.seq)
+            else:
+                self.error("unexpected_hello", "hello is the first message only")
+        except Exception as exc:
+            # Whatever failed, the message gets its one answer and the socket goes on.
+            seq = getattr(message, "seq", None)
+            if is_storage_failure(exc):
+                log.error("socket message failed on the database: %r", exc)
+                self.error("storage_unavailable", "the database cannot be reached", seq)
+            else:
+                log.exception("socket message failed")
+                self.error("internal_error", "the server failed on this message", seq)
 
     async def ready(self) -> None:
         if self.connection.token_hash is None:

@@ -7,7 +7,15 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, ClassVar, Self
 
-from app.games.engine import Action, Config, IllegalAction, Seat, SeatView, View
+from app.games.engine import (
+    Action,
+    Config,
+    IllegalAction,
+    Seat,
+    SeatView,
+    View,
+    refuse_unknown_fields,
+)
 from app.games.gin_rummy import config as variant
 from app.games.gin_rummy.cards import CARD_NAMES, DECK_SIZE, parse_cards, rank_of, suit_of
 from app.games.gin_rummy.hand import Hand, HandPhase, TableViews, deal, hidden_cards, own_view
@@ -17,7 +25,7 @@ from app.games.gin_rummy.match_score import (
     side_reaching_target,
     sides_for,
 )
-from app.games.gin_rummy.turns import apply_action, legal_actions
+from app.games.gin_rummy.turns import ACTION_FIELDS, apply_action, legal_actions
 
 
 class MatchPhase(StrEnum):
@@ -50,6 +58,7 @@ class GinRummy:
     """A whole match of Gin Rummy for 2, 3 or 4 players (see the package docstring)."""
 
     name: ClassVar[str] = "gin_rummy"
+    action_fields: ClassVar[Mapping[str, frozenset[str]]] = ACTION_FIELDS
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.config: Config = dict(data["config"])
@@ -193,6 +202,7 @@ class GinRummy:
         self._changes += 1
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise IllegalAction("bad_action", "an action is an object with a string type")
+        refuse_unknown_fields(action, ACTION_FIELDS)
         if self.match_phase is MatchPhase.MATCH_OVER:
             raise IllegalAction("game_over", "the match is over")
         if action["type"] == "next_hand":

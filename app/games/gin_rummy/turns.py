@@ -24,6 +24,16 @@ _PHASE_ACTIONS = {
     HandPhase.DISCARD: ("discard", "knock", "gin", "big_gin"),
 }
 _ACTION_TYPES = frozenset(kind for kinds in _PHASE_ACTIONS.values() for kind in kinds)
+ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "take_upcard": frozenset({"type"}),
+    "pass": frozenset({"type"}),
+    "draw": frozenset({"type", "source"}),
+    "discard": frozenset({"type", "card"}),
+    "knock": frozenset({"type", "card", "melds"}),
+    "gin": frozenset({"type", "card", "melds"}),
+    "big_gin": frozenset({"type"}),
+    "next_hand": frozenset({"type"}),
+}
 
 
 def _name(card: int) -> str:

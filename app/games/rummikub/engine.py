@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any, ClassVar, Self
 
-from app.games.engine import Action, Config, IllegalAction, Seat, View
+from app.games.engine import Action, Config, IllegalAction, Seat, View, refuse_unknown_fields
 from app.games.rummikub import config as options
 from app.games.rummikub import turn as steps
 from app.games.rummikub.play import (
@@ -33,12 +33,23 @@ PLAYER_ACTIONS = (
     "play", "draw", "pass", "move", "split", "merge", "return", "reset", "declare", "end_turn",
 )  # fmt: skip
 SYSTEM_ACTIONS = ("timeout", "next_round")
+ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "play": frozenset({"type", "table", "jokers"}),
+    "move": frozenset({"type", "tile", "to", "pos"}),
+    "split": frozenset({"type", "meld", "at"}),
+    "merge": frozenset({"type", "meld", "into", "pos"}),
+    "return": frozenset({"type", "tile"}),
+    "declare": frozenset({"type", "joker", "as"}),
+    **{kind: frozenset({"type"}) for kind in ("draw", "pass", "reset", "end_turn")},
+    **{kind: frozenset({"type"}) for kind in SYSTEM_ACTIONS},
+}
 
 
 class Rummikub:
     """A Rummikub match; see the package docstring for the rules and the actions."""
 
     name: ClassVar[str] = "rummikub"
+    action_fields: ClassVar[Mapping[str, frozenset[str]]] = ACTION_FIELDS
 
     def __init__(self, config: Config, players: int, rng: random.Random) -> None:
         self.config = config
@@ -127,6 +138,7 @@ class Rummikub:
                 f"unknown action type {kind!r}; expected one of "
                 + ", ".join(PLAYER_ACTIONS + SYSTEM_ACTIONS),
             )
+        refuse_unknown_fields(action, ACTION_FIELDS)
         if self._phase is Phase.MATCH_OVER:
             raise IllegalAction("game_over", "the match is over")
         if kind in SYSTEM_ACTIONS:

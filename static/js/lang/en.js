@@ -315,6 +315,8 @@ export default {
   "error.rate_limited": "Too many requests; slow down.",
   "error.message_too_large": "That message is too large.",
   "error.unexpected_hello": "The connection was already introduced.",
+  "error.bad_authorization": "Your seat's key was not sent correctly; rejoin the room.",
+  "error.body_too_large": "That request is too large.",
   "history.title": "Finished matches",
   "history.none": "No finished match yet.",
   "history.player_filter": "Player",

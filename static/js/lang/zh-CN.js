@@ -315,6 +315,8 @@ export default {
   "error.rate_limited": "请求太频繁，请慢一点。",
   "error.message_too_large": "消息太大。",
   "error.unexpected_hello": "连接已经打过招呼了。",
+  "error.bad_authorization": "座位凭证发送有误；请重新加入房间。",
+  "error.body_too_large": "请求过大。",
   "history.title": "已结束的比赛",
   "history.none": "还没有已结束的比赛。",
   "history.player_filter": "玩家",
