@@ -1,4 +1,7 @@
-"""The `meldhall` command: `serve` (migrations first, then uvicorn) and `migrate`."""
+"""The `meldhall` command: `serve` (migrations first, then uvicorn) and `migrate`.
+
+`python -m app` and `python -m app.cli` run the same command line.
+"""
 
 from __future__ import annotations
 
@@ -39,6 +42,20 @@ def uvicorn_config(
     return uvicorn.Config(app or create_app(settings), **options)  # type: ignore[arg-type]
 
 
+def configure_logging(settings: Settings) -> None:
+    """The server's own log lines (rooms recovered, the solver ready, failures) on stderr.
+
+    uvicorn configures only its own loggers; these go beside them, at the settings' level.
+    """
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s"
+    )
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+
+
+COMMANDS = ("serve", "migrate")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="meldhall")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -60,11 +77,10 @@ def main(argv: list[str] | None = None) -> None:
     overrides = {key: value for key, value in (("host", args.host), ("port", args.port)) if value}
     if overrides:
         settings = settings.model_copy(update=overrides)
-    # uvicorn configures only its own loggers; the server's own (rooms recovered, the solver
-    # ready, failures) go to stderr beside them, at the same level.
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s"
-    )
-    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    configure_logging(settings)
     # The lifespan applies the migrations before the first request is served.
     uvicorn.Server(uvicorn_config(settings)).run()
+
+
+if __name__ == "__main__":
+    main()

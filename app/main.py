@@ -8,16 +8,18 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.engine import make_url
 from starlette.types import Receive, Scope, Send
 
 from app.api.errors import install_error_handlers
-from app.api.routes import games, hints, pages, play, rooms, ws
-from app.api.routes.pages import STATIC
+from app.api.routes import games, hints, history, pages, play, rooms, ws
 from app.bots.registry import make_bot
 from app.bots.rummikub_solver import warm_up_in_background
+from app.resources import STATIC
 from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
 from app.rooms.sweeper import IdleRoomSweeper
@@ -79,10 +81,19 @@ async def open_database(url: str, settings: Settings) -> MatchStore:
     return store
 
 
+def shown_url(url: str) -> str:
+    """A database URL fit for a log line: the password masked."""
+    if url.startswith("memory://"):
+        return "memory (lost when the server stops)"
+    return make_url(url).render_as_string(hide_password=True)
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
-    store = await open_database(app.state.store_url or settings.resolved_database_url, settings)
+    url = app.state.store_url or settings.resolved_database_url
+    store = await open_database(url, settings)
+    log.info("matches are kept in %s", shown_url(url))
     directory = RoomDirectory(store=store, timings=timings(settings), make_bot=make_bot)
     app.state.store = store
     app.state.directory = directory
@@ -104,14 +115,6 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await sweeper.stop()
         await directory.close()
         await store.close()
-
-
-def include_history(app: FastAPI) -> None:
-    try:
-        from app.api.routes import history
-    except ImportError:
-        return
-    app.include_router(history.router)
 
 
 class Meldhall(FastAPI):
@@ -145,8 +148,28 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
         return {"status": "ok"}
 
     install_error_handlers(app)
-    for module in (games, rooms, play, hints, pages):
+    for module in (games, rooms, play, hints, history, pages):
         app.include_router(module.router)
-    include_history(app)
     app.mount("/", StaticFiles(directory=STATIC, check_dir=False, html=False), name="static")
     return app
+
+
+def __getattr__(name: str) -> Any:
+    """`app.main:app`: the server as `uvicorn app.main:app` (or another ASGI server) loads it.
+
+    Built from the environment on first use rather than on import, so importing this module
+    reads no settings. `meldhall serve` is the same app with uvicorn configured from the
+    settings; an ASGI server's own command line decides its address and socket options.
+    """
+    if name != "app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from app.cli import configure_logging
+
+    settings = get_settings()
+    configure_logging(settings)
+    log.info(
+        "loaded as app.main:app: the ASGI server's own options set its address, WebSocket "
+        "stack, frame size cap, compression and pings (meldhall serve sets them from MELDHALL_*)"
+    )
+    built = globals()["app"] = create_app(settings)
+    return built
