@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.engine import make_url
 from starlette.types import Receive, Scope, Send
 
+from app.api import contract
 from app.api.errors import install_error_handlers
 from app.api.routes import games, hints, history, pages, play, rooms, ws
 from app.bots.registry import make_bot
@@ -117,6 +118,19 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.close()
 
 
+def answer_validation_errors_as_error_bodies(document: dict[str, Any]) -> None:
+    """A 422 is an ErrorBody (`bad_request`, see app.api.errors), not FastAPI's default."""
+    error_body = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            answer = operation.get("responses", {}).get("422")
+            if answer is not None:
+                answer["content"] = error_body
+    schemas = document["components"]["schemas"]
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
+
+
 class Meldhall(FastAPI):
     """FastAPI, with room sockets handed to their handler before any middleware.
 
@@ -126,6 +140,17 @@ class Meldhall(FastAPI):
     wakes for a message: a coroutine resumes through every layer that awaits it
     (bench/bench_server.py: memory per room, CPU per move).
     """
+
+    def openapi(self) -> dict[str, Any]:
+        """FastAPI's document with the protocol's schemas added (app.api.contract)."""
+        if self.openapi_schema is None:
+            document = super().openapi()
+            schemas = document.setdefault("components", {}).setdefault("schemas", {})
+            for name, schema in contract.components().items():
+                schemas.setdefault(name, schema)
+            answer_validation_errors_as_error_bodies(document)
+            self.openapi_schema = document
+        return self.openapi_schema
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         room_id = ws.room_socket_id(scope)
