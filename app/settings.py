@@ -11,7 +11,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="MELDHALL_", extra="ignore")
+    # Empty means unset: docker-compose.yml passes every setting as "${NAME:-}".
+    model_config = SettingsConfigDict(env_prefix="MELDHALL_", extra="ignore", env_ignore_empty=True)
 
     environment: Literal["development", "production"] = "development"
     database_url: str = Field(
