@@ -17,10 +17,10 @@ def openapi(http: str) -> dict[str, Any]:
 
 
 class Contract:
-    """The published schemas of one server, by component name."""
+    """The schemas of an OpenAPI document, by component name."""
 
-    def __init__(self, http: str) -> None:
-        self.document = openapi(http)
+    def __init__(self, document: dict[str, Any]) -> None:
+        self.document = document
         self._validators: dict[str, Draft202012Validator] = {}
 
     def validator(self, name: str) -> Draft202012Validator:

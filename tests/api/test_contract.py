@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from app.api.error_codes import ERROR_CODES
-from tests.api.contract import Contract
+from tests.api.contract import Contract, openapi
 from tests.api.live import LiveServer, SeatClient, call, create_room, live_server
 from tests.api.play import play_until, seat_bots
 
@@ -26,7 +26,7 @@ def server():  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="module")
 def contract(server: LiveServer) -> Contract:
-    return Contract(server.http)
+    return Contract(openapi(server.http))
 
 
 class RecordingClient(SeatClient):
