@@ -202,7 +202,9 @@ async def test_a_whole_match_sends_and_accepts_only_what_the_schemas_describe(
         )
     await clients[-1].send({"type": "resync"})
     await actor.send({"type": "hint", "seq": 500})
-    await actor.wait_for(lambda: any('"hint"' in text for _, text in actor.received), 30)
+    await actor.wait_for(
+        lambda: any(json.loads(text).get("seq") == 500 for _, text in actor.received), 30
+    )
 
     await play_until(clients, seat_bots(game, people))
     answer = await call(server, "GET", f"/api/rooms/{room_id}/state")
