@@ -1,4 +1,7 @@
-"""The `meldhall` command: `serve` (migrations first, then uvicorn) and `migrate`."""
+"""The `meldhall` command: `serve` (migrations first, then uvicorn) and `migrate`.
+
+`python -m app` and `python -m app.cli` run the same command line.
+"""
 
 from __future__ import annotations
 
@@ -47,6 +50,20 @@ def uvicorn_config(
     return uvicorn.Config(app or create_app(settings), **options)  # type: ignore[arg-type]
 
 
+def configure_logging(settings: Settings) -> None:
+    """The server's own log lines (rooms recovered, the solver ready, failures) on stderr.
+
+    uvicorn configures only its own loggers; these go beside them, at the settings' level.
+    """
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s"
+    )
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+
+
+COMMANDS = ("serve", "migrate")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="meldhall")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -59,12 +76,7 @@ def main(argv: list[str] | None = None) -> None:
         settings = get_settings()
     except ValidationError as exc:
         fail(describe_settings_error(exc), code=2)
-    # uvicorn configures only its own loggers; the server's own (rooms recovered, the solver
-    # ready, failures) go to stderr beside them, at the same level.
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s"
-    )
-    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    configure_logging(settings)
     if args.command == "migrate":
         migrate(settings)
         return
@@ -104,3 +116,7 @@ def fail(line: str, *, code: int) -> NoReturn:
     """Stop with one line on stderr (run with MELDHALL_LOG_LEVEL=debug for the traceback)."""
     print(f"meldhall: {line}", file=sys.stderr)
     sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

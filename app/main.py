@@ -8,19 +8,22 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.engine import make_url
 from starlette.types import Receive, Scope, Send
 
+from app.api import contract
 from app.api.errors import install_error_handlers
 from app.api.last_resort import LastResort
 from app.api.request_guard import RequestGuard
-from app.api.routes import games, hints, pages, play, rooms, ws
-from app.api.routes.pages import STATIC
+from app.api.routes import games, hints, history, pages, play, rooms, ws
 from app.bots.registry import make_bot
 from app.bots.rummikub_solver import warm_up_in_background
 from app.cluster.node import ClusterNode, stop_node
+from app.resources import STATIC
 from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
 from app.rooms.sweeper import IdleRoomSweeper
@@ -85,6 +88,13 @@ async def open_database(url: str, settings: Settings) -> MatchStore:
     return store
 
 
+def shown_url(url: str) -> str:
+    """A database URL fit for a log line: the password masked."""
+    if url.startswith("memory://"):
+        return "memory (lost when the server stops)"
+    return make_url(url).render_as_string(hide_password=True)
+
+
 async def open_store_and_rooms(app: FastAPI, settings: Settings, url: str) -> RoomDirectory:
     """The store, migrated, and the rooms: every one rebuilt by a server alone, none yet by a
     cluster node (it takes its share as it goes). StartupFailure in one line if that fails."""
@@ -131,6 +141,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 @asynccontextmanager
 async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[None]:
     directory = await open_store_and_rooms(app, settings, url)
+    log.info("matches are kept in %s", shown_url(url))
     store = directory.store
     node = await join_cluster(settings, directory) if settings.cluster else None
     app.state.rooms = directory if node is None else node
@@ -172,12 +183,17 @@ async def join_cluster(settings: Settings, directory: RoomDirectory) -> ClusterN
     return node
 
 
-def include_history(app: FastAPI) -> None:
-    try:
-        from app.api.routes import history
-    except ImportError:
-        return
-    app.include_router(history.router)
+def answer_validation_errors_as_error_bodies(document: dict[str, Any]) -> None:
+    """A 422 is an ErrorBody (`bad_request`, see app.api.errors), not FastAPI's default."""
+    error_body = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            answer = operation.get("responses", {}).get("422")
+            if answer is not None:
+                answer["content"] = error_body
+    schemas = document["components"]["schemas"]
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
 
 
 class Meldhall(FastAPI):
@@ -189,6 +205,17 @@ class Meldhall(FastAPI):
     wakes for a message: a coroutine resumes through every layer that awaits it
     (bench/bench_server.py: memory per room, CPU per move).
     """
+
+    def openapi(self) -> dict[str, Any]:
+        """FastAPI's document with the protocol's schemas added (app.api.contract)."""
+        if self.openapi_schema is None:
+            document = super().openapi()
+            schemas = document.setdefault("components", {}).setdefault("schemas", {})
+            for name, schema in contract.components().items():
+                schemas.setdefault(name, schema)
+            answer_validation_errors_as_error_bodies(document)
+            self.openapi_schema = document
+        return self.openapi_schema
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -219,8 +246,28 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
     app.add_middleware(RequestGuard, max_body_bytes=app.state.settings.ws_max_message_bytes)
     # Outermost of the app's own layers, so that whatever fails under it answers JSON.
     app.add_middleware(LastResort)
-    for module in (games, rooms, play, hints, pages):
+    for module in (games, rooms, play, hints, history, pages):
         app.include_router(module.router)
-    include_history(app)
     app.mount("/", StaticFiles(directory=STATIC, check_dir=False, html=False), name="static")
     return app
+
+
+def __getattr__(name: str) -> Any:
+    """`app.main:app`: the server as `uvicorn app.main:app` (or another ASGI server) loads it.
+
+    Built from the environment on first use rather than on import, so importing this module
+    reads no settings. `meldhall serve` is the same app with uvicorn configured from the
+    settings; an ASGI server's own command line decides its address and socket options.
+    """
+    if name != "app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from app.cli import configure_logging
+
+    settings = get_settings()
+    configure_logging(settings)
+    log.info(
+        "loaded as app.main:app: the ASGI server's own options set its address, WebSocket "
+        "stack, frame size cap, compression and pings (meldhall serve sets them from MELDHALL_*)"
+    )
+    built = globals()["app"] = create_app(settings)
+    return built

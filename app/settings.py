@@ -23,7 +23,8 @@ def new_node_id() -> str:
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="MELDHALL_", extra="ignore")
+    # Empty means unset: docker-compose.yml passes every setting as "${NAME:-}".
+    model_config = SettingsConfigDict(env_prefix="MELDHALL_", extra="ignore", env_ignore_empty=True)
 
     environment: Literal["development", "production"] = "development"
     database_url: str = Field(

@@ -8,6 +8,12 @@ to date from the snapshot and the JSON Patches, and plays a simple strategy from
 Gin Rummy: go gin or knock when allowed, else draw from the stock and discard the highest card;
 Rummikub: draw (or pass when the pool is empty). With `--hints` it asks the server for a hint
 over the socket before each move and plays it (the simple strategy when there is none).
+
+Pacing: the server takes 20 messages a second per connection (bursts of 40) and refuses the
+rest with `rate_limited`, closing a connection that keeps on (4429). A program answers far
+faster than that against bots, so every message this client sends waits its turn: at most
+`--rate` (10) a second, evenly spaced. Half the server's default leaves room for a resync or a
+hint beside the moves; raise it only as far as the server's MELDHALL_WS_MESSAGES_PER_SECOND.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
+import time
 import urllib.request
 from typing import Any
 
@@ -59,6 +67,20 @@ def apply_patch(doc: Any, patch: list[Json]) -> Any:
     return doc
 
 
+class Pacer:
+    """At most `per_second` sends a second, evenly spaced: each send waits for its slot."""
+
+    def __init__(self, per_second: float) -> None:
+        self.interval = 1 / per_second
+        self.next_slot = 0.0
+
+    async def wait(self) -> None:
+        now = time.monotonic()
+        if self.next_slot > now:
+            await asyncio.sleep(self.next_slot - now)
+        self.next_slot = max(now, self.next_slot) + self.interval
+
+
 def rank(card: str) -> int:
     return int(card[1:])
 
@@ -79,15 +101,24 @@ def choose(game: str, legal: list[Json]) -> Json:
     return kinds.get("pass", legal[0])
 
 
-async def play(server: str, room_id: str, token: str, *, hints: bool = False) -> Json:
+async def play(
+    server: str, room_id: str, token: str, *, hints: bool = False, rate: float = 10
+) -> Json:
     """Play the seat until the match is finished; returns the final state document.
 
-    With `hints`, each move is the server's hint when it gives one (`{"type": "hint"}`).
+    With `hints`, each move is the server's hint when it gives one (`{"type": "hint"}`). At
+    most `rate` messages a second go out (see Pacing above).
     """
     ws_url = server.replace("http", "ws", 1) + f"/ws/rooms/{room_id}"
+    pacer = Pacer(rate)
     async with websockets.connect(ws_url) as socket:
-        await socket.send(json.dumps({"type": "hello", "token": token}))
-        await socket.send(json.dumps({"type": "ready"}))
+
+        async def send(message: Json) -> None:
+            await pacer.wait()
+            await socket.send(json.dumps(message))
+
+        await send({"type": "hello", "token": token})
+        await send({"type": "ready"})
         doc: Any = None
         version = -1
         seq = 0
@@ -106,13 +137,17 @@ async def play(server: str, room_id: str, token: str, *, hints: bool = False) ->
                 if kind == "ack" and message["seq"] == waiting_for:
                     waiting_for = None
                 if message["from"] != version:
-                    await socket.send(json.dumps({"type": "resync"}))
+                    await send({"type": "resync"})
                     continue
                 doc, version = apply_patch(doc, message["patch"]), message["version"]
-            elif kind in ("hint", "error") and message["seq"] == waiting_for:
+            elif kind in ("hint", "error") and message["seq"] in (waiting_for, None):
+                # seq null: a message refused unread (rate_limited...), maybe the one awaited.
                 waiting_for = None
                 if asking:
                     asking, answer = False, message
+            if kind == "error":
+                # A refused message changed nothing; below, the move is chosen again.
+                print(f"refused: {message['code']}: {message['message']}", file=sys.stderr)
             if doc["room"]["status"] == "finished":
                 return dict(doc)
             legal = doc["you"]["legal"]
@@ -121,7 +156,7 @@ async def play(server: str, room_id: str, token: str, *, hints: bool = False) ->
                 waiting_for = seq
                 if hints and answer is None:
                     asking = True
-                    await socket.send(json.dumps({"type": "hint", "seq": seq}))
+                    await send({"type": "hint", "seq": seq})
                     continue
                 if answer is not None and answer["type"] == "hint":
                     # Sent with the hint's version: a hint that went stale is refused, not played.
@@ -129,11 +164,7 @@ async def play(server: str, room_id: str, token: str, *, hints: bool = False) ->
                 else:
                     action, chosen_at = choose(doc["room"]["game"], legal), version
                 answer = None
-                await socket.send(
-                    json.dumps(
-                        {"type": "action", "seq": seq, "version": chosen_at, "action": action}
-                    )
-                )
+                await send({"type": "action", "seq": seq, "version": chosen_at, "action": action})
     raise ConnectionError("the server closed the connection before the match ended")
 
 
@@ -145,6 +176,9 @@ def main() -> None:
     parser.add_argument("--name", default="python")
     parser.add_argument("--options", default="{}", help='variant options, e.g. {"target": 50}')
     parser.add_argument("--hints", action="store_true", help="play the server's hints")
+    parser.add_argument(
+        "--rate", type=float, default=10, help="messages a second at most (the server takes 20)"
+    )
     args = parser.parse_args()
     room_id = args.room
     if room_id is None:
@@ -152,7 +186,8 @@ def main() -> None:
         room_id = rest(args.server, "POST", "/api/rooms", body)["room_id"]
         print(f"room {room_id}: {args.server}/r/{room_id}")
     joined = rest(args.server, "POST", f"/api/rooms/{room_id}/join", {"name": args.name})
-    final = asyncio.run(play(args.server, room_id, joined["token"], hints=args.hints))
+    token = joined["token"]
+    final = asyncio.run(play(args.server, room_id, token, hints=args.hints, rate=args.rate))
     print(json.dumps(final["game"]["result"], indent=2))
 
 

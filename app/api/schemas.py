@@ -4,33 +4,49 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, WithJsonSchema
+
+from app.api.error_codes import ERROR_CODES
 
 Level = Literal["easy", "normal", "hard"]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
+CODES: list[JsonValue] = [*sorted(ERROR_CODES)]
+
+
+def published(name: str) -> WithJsonSchema:
+    """The schema of a field kept as plain JSON at run time: a model of app.api.contract."""
+    # Inside allOf: pydantic resolves a bare $ref beside a description against its own models.
+    return WithJsonSchema({"allOf": [{"$ref": f"#/components/schemas/{name}"}]})
 
 
 class Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class ErrorDetail(BaseModel):
-    code: str
-    message: str
+class Answer(BaseModel):
+    # Published closed, like the contract's models: a field not listed here is a defect.
+    model_config = ConfigDict(extra="forbid")
 
 
-class ErrorBody(BaseModel):
+class ErrorDetail(Answer):
+    code: str = Field(json_schema_extra={"enum": CODES})
+    message: str = Field(description="For people; may change")
+
+
+class ErrorBody(Answer):
     error: ErrorDetail
 
 
-class GameInfo(BaseModel):
+class GameInfo(Answer):
     name: str
     min_players: int
     max_players: int
     options: list[dict[str, Any]]
 
 
-class GameList(BaseModel):
+class GameList(Answer):
     games: list[GameInfo]
 
 
@@ -49,7 +65,7 @@ class CreateRoom(Request):
     hints: bool = Field(default=True, description="Whether seats may ask for a suggested move")
 
 
-class SeatInfo(BaseModel):
+class SeatInfo(Answer):
     seat: int
     name: str
     kind: Literal["empty", "human", "bot"]
@@ -58,22 +74,39 @@ class SeatInfo(BaseModel):
     ready: bool
 
 
-class RoomInfo(BaseModel):
+class RoomState(Answer):
+    """A room as its state documents show it."""
+
     room_id: str
-    game: str
+    game: Literal["gin_rummy", "rummikub"]
     players: int
-    options: dict[str, Any]
+    options: Annotated[
+        dict[str, Any],
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    published("GinRummyConfig").json_schema,
+                    published("RummikubConfig").json_schema,
+                ]
+            }
+        ),
+    ] = Field(description="Every option of the game, defaults filled in")
     status: Literal["waiting", "playing", "between_hands", "finished"]
     public: bool
     spectators: bool
     hints: bool
-    version: int
     match_id: str | None
     seats: list[SeatInfo]
     invite_path: str
 
 
-class RoomList(BaseModel):
+class RoomInfo(RoomState):
+    """A room as the lobby shows it: with the room's version."""
+
+    version: int
+
+
+class RoomList(Answer):
     rooms: list[RoomInfo]
 
 
@@ -82,7 +115,7 @@ class JoinRoom(Request):
     seat: int | None = Field(default=None, ge=0)
 
 
-class Joined(BaseModel):
+class Joined(Answer):
     seat: int
     token: str = Field(description="The seat's only credential; shown once, keep it secret")
     room: RoomInfo
@@ -94,22 +127,29 @@ class AddBot(Request):
 
 
 class ActionRequest(Request):
-    action: dict[str, Any] = Field(description='One engine action, e.g. {"type": "draw_stock"}')
+    action: Annotated[dict[str, Any], published("Action")] = Field(
+        description="One action of the room's game",
+        examples=[{"type": "draw", "source": "stock"}, {"type": "discard", "card": "H7"}],
+    )
     version: int | None = Field(
         default=None, description="The version the action was chosen at; stale ones are refused"
     )
 
 
-class StateAnswer(BaseModel):
+class StateAnswer(Answer):
     version: int
-    state: dict[str, Any] = Field(description="The state document of docs/protocol.md")
+    state: Annotated[dict[str, Any], published("StateDocument")] = Field(
+        description="The state document of docs/protocol.md"
+    )
 
 
-class LegalAnswer(BaseModel):
+class LegalAnswer(Answer):
     version: int
-    actions: list[dict[str, Any]]
+    actions: list[Annotated[dict[str, Any], published("Action")]]
 
 
-class HintAnswer(BaseModel):
+class HintAnswer(Answer):
     version: int = Field(description="The version the hint was computed at")
-    action: dict[str, Any] = Field(description="An action to send as it is, e.g. to /actions")
+    action: Annotated[dict[str, Any], published("Action")] = Field(
+        description="An action to send as it is, e.g. to /actions"
+    )

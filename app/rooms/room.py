@@ -82,8 +82,11 @@ class Room:
         self.status = RoomStatus.WAITING
         self.match: Match | None = None
         self.version = self.fence.epoch * VERSION_STRIDE
-        # The version of the last change to the game itself; older actions are stale.
+        # The version of the last change to the whole game, and of the last move at each table
+        # that plays on its own (4-player Gin Rummy): an action made against an older version
+        # than either, for the actor's table, is stale.
         self.game_version = self.version
+        self.table_versions: dict[int, int] = {}
         self.fanout = Fanout()
         self.bots = BotDriver(spec.game, make_bot, 0)
         self.lock = asyncio.Lock()
@@ -286,13 +289,25 @@ class Room:
         """
         async with self.lock:
             seat = await self._touch(token_hash)
-            if version is not None and version < self.game_version:
-                raise RoomError(
-                    "stale_version",
-                    f"the game changed at version {self.game_version}; you sent {version}",
-                )
+            if version is not None:
+                self._refuse_if_stale(seat.index, version)
             await self._apply(seat.index, action, ack)
             return self.version
+
+    def _table_of(self, seat: int | None) -> int | None:
+        if seat is None or self.match is None:
+            return None
+        return self.flow.table_of(self.match.engine, seat)
+
+    def _refuse_if_stale(self, seat: int, version: int) -> None:
+        changed = self.game_version
+        table = self._table_of(seat)
+        if table is not None:
+            changed = max(changed, self.table_versions.get(table, 0))
+        if version < changed:
+            raise RoomError(
+                "stale_version", f"the game changed at version {changed}; you sent {version}"
+            )
 
     async def _apply(
         self, seat: int | None, action: Mapping[str, Any], ack: Ack | None = None
@@ -302,6 +317,7 @@ class Room:
         if self.status is RoomStatus.FINISHED:
             raise RoomError("match_over", "the match is over")
         status = self.status
+        table = self._table_of(seat)
         try:
             await self.match.apply(seat, action)
         except RoomError as exc:
@@ -309,11 +325,13 @@ class Room:
             raise
         if self.match.progress_to_record():
             await self.match.record_progress()
-        self._after_game_change(ack)
+        self._after_game_change(ack, table)
         if self.status is not status:
             await self._save_quietly()
 
-    def _after_game_change(self, ack: Ack | None = None) -> None:
+    def _after_game_change(self, ack: Ack | None = None, table: int | None = None) -> None:
+        """Status, timers, bots and the broadcast after the game changed (at `table` alone,
+        when a move changed only that table's game)."""
         assert self.match is not None
         engine = self.match.engine
         status = self.status
@@ -329,7 +347,8 @@ class Room:
             self.status = RoomStatus.PLAYING
         self._arm_turn_timer()
         # Readiness is cleared only with a change of status, so the room info changed iff it did.
-        self._changed(game=True, info=self.status is not status, ack=ack)
+        moved = self.status is not status
+        self._changed(game=True, info=moved, ack=ack, table=None if moved else table)
         self._poke_bots()
 
     async def _advance_if_all_ready(self) -> None:
@@ -526,12 +545,17 @@ class Room:
             self._changed(game=True)
         return seat
 
-    def _changed(self, *, game: bool, info: bool = True, ack: Ack | None = None) -> None:
+    def _changed(
+        self, *, game: bool, info: bool = True, ack: Ack | None = None, table: int | None = None
+    ) -> None:
         self.version += 1
         if info:
             self._info = None
         if game:
-            self.game_version = self.version
+            if table is None:
+                self.game_version = self.version
+            else:
+                self.table_versions[table] = self.version
         self.fanout.broadcast(self.version, self.document, ack)
 
     def meta(self) -> dict[str, Any]:

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
+from app.resources import MIGRATIONS
 from app.storage.database import create_engine
-
-# The design keeps migrations/ at the top of the source tree, beside static/; both are read
-# from the checkout (the Quick start and the Docker image install it in editable mode).
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
 
 def alembic_config(url: str) -> Config:

@@ -24,3 +24,22 @@ def test_the_example_client_plays_a_match_against_a_bot_to_the_end(game, options
     assert final["room"]["status"] == "finished"
     assert final["game"]["result"] is not None
     assert final["you"]["seat"] == joined["seat"]
+
+
+@pytest.mark.parametrize(("game", "players"), [("gin_rummy", 2), ("rummikub", 4)])
+def test_the_example_client_keeps_within_the_servers_message_rate(
+    game: str, players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The server's own limits (20 a second, bursts of 40) and bots that answer at once: a
+    # client sending at machine speed is refused and, soon after, disconnected.
+    limits = {"ws_messages_per_second": 20.0, "ws_burst": 40}
+    with live_server(**limits) as server:
+        bots = [{"seat": seat} for seat in range(1, players)]
+        options = {"target": 30} if game == "gin_rummy" else {}
+        body = {"game": game, "players": players, "options": options, "bots": bots}
+        room = rest(server.http, "POST", "/api/rooms", body)
+        joined = rest(server.http, "POST", f"/api/rooms/{room['room_id']}/join", {"name": "py"})
+        final = asyncio.run(play(server.http, room["room_id"], joined["token"], hints=True))
+    assert final["room"]["status"] == "finished"
+    refused = [line for line in capsys.readouterr().err.splitlines() if "refused" in line]
+    assert not [line for line in refused if "rate_limited" in line]

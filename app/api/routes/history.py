@@ -13,10 +13,10 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from app.api.errors import ApiError
-from app.api.schemas import ErrorBody
+from app.api.schemas import Answer, ErrorBody, published
 from app.games.engine import IllegalAction, known_fields
 from app.games.registry import GAMES, engine_for
 from app.storage.player_stats import winning_seats
@@ -43,7 +43,7 @@ MatchId = Annotated[str, Path(min_length=1, max_length=64)]
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
 
 
-class SeatOut(BaseModel):
+class SeatOut(Answer):
     seat: int
     name: str
     kind: str
@@ -51,7 +51,7 @@ class SeatOut(BaseModel):
     final_score: int | None
 
 
-class MatchOut(BaseModel):
+class MatchOut(Answer):
     match_id: str
     room_id: str
     game: str
@@ -63,14 +63,14 @@ class MatchOut(BaseModel):
     winners: list[int] = Field(description="Winning seats; empty until the match is over")
 
 
-class MatchPage(BaseModel):
+class MatchPage(Answer):
     items: list[MatchOut]
     total: int = Field(description="Matches meeting the filters, over all pages")
     limit: int
     offset: int
 
 
-class HandOut(BaseModel):
+class HandOut(Answer):
     hand_index: int
     result: dict[str, Any] = Field(description="The engine's record of the hand or round")
     at: datetime
@@ -84,26 +84,29 @@ class MatchDetailOut(MatchOut):
     hands: list[HandOut]
 
 
-class ReplayStep(BaseModel):
+ViewJson = Annotated[dict[str, Any], published("GameView")]
+
+
+class ReplayStep(Answer):
     index: int
     seat: int | None
-    action: dict[str, Any]
+    action: Annotated[dict[str, Any], published("Action")]
     at: datetime
-    view: dict[str, Any] = Field(description="The spectator's view after this action")
-    seat_views: list[dict[str, Any]] | None = Field(
+    view: ViewJson = Field(description="The spectator's view after this action")
+    seat_views: list[ViewJson] | None = Field(
         description="Every seat's view after this action; only once the match is over"
     )
 
 
-class Replay(BaseModel):
+class Replay(Answer):
     match: MatchOut
-    initial_view: dict[str, Any]
-    initial_seat_views: list[dict[str, Any]] | None
+    initial_view: ViewJson
+    initial_seat_views: list[ViewJson] | None
     steps: list[ReplayStep]
     hand_results: list[dict[str, Any]] = Field(description="Only once the match is over")
 
 
-class GinRummyStatsOut(BaseModel):
+class GinRummyStatsOut(Answer):
     hands_played: int
     hands_won: int
     knocks: int
@@ -114,12 +117,12 @@ class GinRummyStatsOut(BaseModel):
     average_deadwood_at_knock: float | None
 
 
-class RummikubStatsOut(BaseModel):
+class RummikubStatsOut(Answer):
     rounds_played: int
     rounds_won: int
 
 
-class PlayerStatsOut(BaseModel):
+class PlayerStatsOut(Answer):
     name: str
     matches_played: int = Field(description="Finished matches with a seat of this name")
     matches_won: int
@@ -196,7 +199,7 @@ def not_found(match_id: str) -> ApiError:
     return ApiError("match_not_found", f"no match with id {match_id!r}", 404)
 
 
-@router.get("/matches")
+@router.get("/matches", responses={400: {"model": ErrorBody, "description": "unknown_game"}})
 async def list_matches(
     store: StoreDep,
     game: Annotated[str | None, Query(description="gin_rummy or rummikub")] = None,

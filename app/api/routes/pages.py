@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
-STATIC = Path(__file__).resolve().parents[3] / "static"
+from app.resources import STATIC
+
 router = APIRouter(include_in_schema=False)
 
 

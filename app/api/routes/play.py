@@ -11,7 +11,8 @@ ERRORS = {code: {"model": ErrorBody} for code in (401, 404, 409, 422, 503)}
 router = APIRouter(prefix="/api/rooms/{room_id}", tags=["play"], responses=ERRORS)  # type: ignore[arg-type]
 
 
-@router.get("/state")
+# No token is a spectator's read: OpenAPI's empty requirement says the token is optional.
+@router.get("/state", openapi_extra={"security": [{}]})
 async def read_state(room: RoomDep, token_hash: OptionalTokenHashDep) -> StateAnswer:
     """The caller's state document; without a token, the spectator's."""
     version, document = await room.read(token_hash)

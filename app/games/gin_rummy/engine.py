@@ -184,6 +184,11 @@ class GinRummy:
             return self.hands[0].to_act()
         return [seat for hand in self.hands for seat in hand.to_act()]
 
+    def table_of(self, seat: Seat) -> int | None:
+        """The table where `seat` plays the current hand; None while it sits this hand out."""
+        hand = self._hand_of(seat)
+        return None if hand is None else hand.table
+
     def _hand_of(self, seat: Seat) -> Hand | None:
         for hand in self.hands:
             if seat in hand.seats:

@@ -216,7 +216,9 @@ def legal_templates(game: Rummikub, seat: Seat | None) -> list[Action]:
     table = turn.table if turn is not None else game.table
     actions: list[Action] = [{"type": "play", "table": [], "jokers": {}}]
     actions.append({"type": "draw"} if game.pool else {"type": "pass"})
-    actions.append({"type": "move", "tile": "", "to": "new"})
+    # A tile the seat may move: from its rack, or (all laid this turn) from the table.
+    rack = game.racks[seat]
+    actions.append({"type": "move", "tile": rack[0] if rack else table[0][0], "to": "new"})
     if max(map(len, table), default=0) > 1:
         actions.append({"type": "split", "meld": 0, "at": 1})
     if len(table) > 1:

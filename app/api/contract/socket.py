@@ -1,0 +1,107 @@
+"""Every WebSocket message, each way (`/ws/rooms/{room_id}`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, RootModel, StrictInt
+
+from app.api.contract.actions import Action
+from app.api.contract.document import StateDocument
+from app.api.contract.notation import Wire
+from app.api.messages import Hello, HintMessage, Ping, Ready, Resync
+from app.api.schemas import CODES
+
+Code = Annotated[str, Field(json_schema_extra={"enum": CODES})]
+
+
+class AddOrReplace(Wire):
+    op: Literal["add", "replace"]
+    path: str = Field(description="A JSON Pointer; '-' as the last part appends to a list")
+    value: Any
+
+
+class Remove(Wire):
+    op: Literal["remove"]
+    path: str
+
+
+PatchOperation = Annotated[AddOrReplace | Remove, Field(discriminator="op")]
+
+
+class Snapshot(Wire):
+    """The whole document: after hello, after resync, and to a client that fell behind."""
+
+    type: Literal["snapshot"]
+    protocol: int
+    version: int
+    state: StateDocument
+
+
+class Patch(Wire):
+    """RFC 6902 JSON Patch from the document at `from` to the one at `version`."""
+
+    type: Literal["patch"]
+    from_: int = Field(alias="from")
+    version: int
+    patch: list[PatchOperation]
+
+
+class Ack(Wire):
+    """An accepted action, durable in the log; also the acting connection's patch."""
+
+    type: Literal["ack"]
+    seq: int
+    from_: int = Field(alias="from")
+    version: int
+    patch: list[PatchOperation]
+
+
+class Error(Wire):
+    """A refused message; `seq` is the refused message's when it had a readable one."""
+
+    type: Literal["error"]
+    seq: int | None
+    code: Code
+    message: str
+
+
+class Hint(Wire):
+    """A suggested move for the seat, worked out from the document at `version`."""
+
+    type: Literal["hint"]
+    seq: int | None
+    version: int
+    action: Action
+
+
+class Pong(Wire):
+    type: Literal["pong"]
+
+
+class ServerMessage(
+    RootModel[Annotated[Snapshot | Patch | Ack | Error | Hint | Pong, Field(discriminator="type")]]
+):
+    """A message from the server."""
+
+
+class ActionMessage(Wire):
+    """Play one action; answered by exactly one ack or error with the same seq."""
+
+    type: Literal["action"]
+    seq: StrictInt
+    version: StrictInt | None = Field(
+        default=None, description="The version the action was chosen at; stale ones are refused"
+    )
+    action: Action
+
+
+class ClientMessage(
+    RootModel[
+        Annotated[
+            Hello | ActionMessage | Ready | Resync | Ping | HintMessage,
+            Field(discriminator="type"),
+        ]
+    ]
+):
+    """A message from a client."""
