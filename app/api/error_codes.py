@@ -39,6 +39,9 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "room_moved": ErrorCode(
         503, "another server serves the room now; nothing was changed: retry or reconnect"
     ),
+    "room_unavailable": ErrorCode(
+        503, "the server holding the room did not answer; it is being taken over, try again"
+    ),
     # Rooms and the lobby.
     "unknown_game": ErrorCode(400, "no game of that name"),
     "bad_config": ErrorCode(400, "a game option is out of range or unknown"),
