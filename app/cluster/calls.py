@@ -88,9 +88,9 @@ Handler = Callable[["ClusterNode", Room, dict[str, Any]], Awaitable[Any]]
 async def serve(node: ClusterNode, request: dict[str, Any]) -> None:
     """Make a call on a room held here and answer it."""
     sender, call_id = request["from"], request["id"]
-    room = node.directory.rooms.get(request["room"])
+    room = await node.held_room(request["room"])
     handler = HANDLERS.get(request["op"])
-    if room is None or room.lost or handler is None:
+    if room is None or handler is None:
         node.bus.send(sender, wire.refusal(call_id, "not_here", "not held here"))
         return
     try:

@@ -414,6 +414,20 @@ class ClusterNode:
 
     # -- the owning side -----------------------------------------------------------------
 
+    async def held_room(self, room_id: str) -> Room | None:
+        """The room if this node holds it, taking it up if its lease names this node although
+        the node does not hold it (a node restarted under the same name, before its old
+        leases ran out)."""
+        room = self.directory.rooms.get(room_id)
+        if room is not None:
+            return None if room.lost else room
+        try:
+            if await self.leases.owner(room_id) != self.node_id:
+                return None
+            return await self._take(room_id)
+        except (RoomError, StoreError, RedisError, OSError):
+            return None
+
     def remote_connection(self, node: str, conn_id: str) -> Connection:
         held = self._remote.get((node, conn_id))
         if held is None:

@@ -25,7 +25,10 @@ def postgres_url() -> Iterator[str]:
 
 def refused_line(second: ServerProcess) -> str:
     """The second server's exit: non-zero, with the reason in one line of its output."""
-    assert second.wait_exit(60) != 0
+    try:
+        assert second.wait_exit(60) != 0
+    finally:
+        second.kill()
     lines = [line for line in second.output().splitlines() if "another meldhall server" in line]
     assert lines, second.output()[-3000:]
     return lines[0]

@@ -117,7 +117,10 @@ class Cluster:
     def stop(self) -> None:
         for node in self.nodes:
             if node.running:
-                node.stop(30)
+                try:
+                    node.stop(30)
+                except subprocess.TimeoutExpired:
+                    node.kill()
 
     def redis(self) -> redis.Redis:
         return redis.Redis.from_url(self.redis_url)

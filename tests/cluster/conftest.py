@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.cluster.cluster import REDIS_URL, Cluster, check_redis
+from tests.cluster.balancer import Balancer
+from tests.cluster.cluster import REDIS_URL, Cluster, RedisServer, check_redis
+from tests.processes import free_port
 from tests.storage.databases import drop_postgres_database, fresh_postgres_database
 
 pytestmark = pytest.mark.postgres
@@ -53,3 +55,29 @@ def cluster(request: pytest.FixtureRequest, tmp_path: Path, database_url: str) -
         running.stop()
         if request.node.stash.get(FAILED, False):
             print(running.logs())
+
+
+@pytest.fixture
+def cluster_on_own_redis(
+    request: pytest.FixtureRequest, tmp_path: Path, database_url: str
+) -> Iterator[tuple[Cluster, RedisServer]]:
+    """Three nodes on a Redis server of the test's own, which the test may restart."""
+    redis_server = RedisServer(free_port()).start()
+    running = Cluster(tmp_path, database_url, redis_server.url, settings=TEST_SETTINGS)
+    try:
+        yield running.start(3), redis_server
+    finally:
+        running.stop()
+        redis_server.stop()
+        if request.node.stash.get(FAILED, False):
+            print(running.logs())
+
+
+@pytest.fixture
+def balancer(tmp_path: Path, cluster: Cluster) -> Iterator[Balancer]:
+    """HAProxy, configured by deploy/haproxy.cfg, in front of the cluster's three nodes."""
+    running = Balancer(tmp_path, cluster.nodes).start()
+    try:
+        yield running
+    finally:
+        running.stop()

@@ -13,12 +13,18 @@ from tests.api.play import strings
 
 
 def stream_faults(client: SeatClient, viewer: int | None, steps: list[dict[Any, Any]]) -> list[str]:
+    return received_faults(client.received, viewer, steps)
+
+
+def received_faults(
+    received: list[tuple[int, str]], viewer: int | None, steps: list[dict[Any, Any]]
+) -> list[str]:
     """Each message must bring the client to a game view the engine gave this viewer at some
     point, no earlier than the last, and name nothing the engine hid from it then."""
     faults: list[str] = []
     doc: dict[str, Any] | None = None
     at = 0
-    for version, text in client.received:
+    for version, text in received:
         message = json.loads(text)
         kind = message["type"]
         if kind == "snapshot":
