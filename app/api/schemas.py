@@ -56,6 +56,9 @@ class SeatInfo(BaseModel):
     level: Level | None
     connected: bool
     ready: bool
+    away_since: int | None = Field(
+        description="Epoch ms since when a person's seat has had no connection, else null"
+    )
 
 
 class RoomInfo(BaseModel):
@@ -71,6 +74,12 @@ class RoomInfo(BaseModel):
     match_id: str | None
     seats: list[SeatInfo]
     invite_path: str
+    reconnect_grace_s: float = Field(
+        description="Seconds a person may be away before another player may hand the seat to a bot"
+    )
+    next_hand_at: int | None = Field(
+        description="Between hands: epoch ms when the next hand starts unless all are ready first"
+    )
 
 
 class RoomList(BaseModel):
