@@ -10,12 +10,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from app.api.errors import install_error_handlers
 from app.api.routes import games, hints, pages, play, rooms, ws
-from app.api.routes.pages import STATIC
+from app.api.routes.pages import STATIC, ClientFiles
 from app.bots.registry import make_bot
 from app.bots.rummikub_solver import warm_up_in_background
 from app.rooms.directory import RoomDirectory
@@ -148,5 +147,5 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
     for module in (games, rooms, play, hints, pages):
         app.include_router(module.router)
     include_history(app)
-    app.mount("/", StaticFiles(directory=STATIC, check_dir=False, html=False), name="static")
+    app.mount("/", ClientFiles(directory=STATIC, check_dir=False, html=False), name="static")
     return app
