@@ -5,11 +5,8 @@ and the round's scoring at the end."""
 
 from __future__ import annotations
 
-import itertools
-
-from app.games.rummikub.melds import read_meld
 from tests.browser.conftest import screenshot
-from tests.browser.flows import create_room, press_ready, state, version, wait_past
+from tests.browser.flows import a_meld_on, create_room, state, version, wait_past
 
 # The match is bounded by turns, not by the clock (which a loaded machine stretches): each of
 # Rita's turns draws one of the pool's 106 - 3 * 7 = 85 tiles, and once the pool is empty a
@@ -21,15 +18,6 @@ MY_TURN_OR_OVER = """() => {
   const game = window.meldhall?.store?.state?.game;
   return Boolean(game) && (game.phase !== "playing" || game.turn.seat === 0);
 }"""
-
-
-def a_meld_on(rack: list[str]) -> list[str] | None:
-    """Three rack tiles that read as a meld in some order, in that order."""
-    for three in itertools.combinations(rack, 3):
-        for order in itertools.permutations(three):
-            if read_meld(list(order)).valid:
-                return list(order)
-    return None
 
 
 def drag(page, source: str, target: str, **where) -> None:  # type: ignore[no-untyped-def]
@@ -96,7 +84,6 @@ def test_a_person_plays_rummikub_against_bots_with_drags(new_page, server_url) -
         bots={1: "easy", 2: "normal"},
         options={"initial_meld_points": 1, "tiles_per_player": 7},
     )
-    press_ready(page)
     page.wait_for_selector(".rummikub")
     screenshot(page, "rummikub-table")
 

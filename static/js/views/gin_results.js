@@ -102,14 +102,22 @@ export function matchScoreboard(game, seatName) {
       h("tr.total.final", {}, h("th", {}, t("gin.final_total")), result.sides.map((s) => h("td", {}, String(s.total))), h("td")),
     ];
   }
-  const winnerSide = result?.winner_side;
   return h(
     "section.scoreboard",
     { id: "scoreboard" },
     h("h3", {}, t("gin.scoreboard")),
-    result
-      ? h("p.match-winner", { id: "match-winner" }, winnerSide === null ? t("gin.match_tied") : t("gin.match_won", { name: sideName(sides[winnerSide], seatName) }))
-      : null,
     h("table.scores", {}, h("thead", {}, head), h("tbody", {}, rows, totals, final)),
   );
+}
+
+// "Ann wins the match 187 to 45!", or null while the match goes on.
+export function matchWinnerText(game, seatName) {
+  const result = game.result;
+  if (!result) return null;
+  const sides = game.sides ?? [];
+  const totals = result.sides.map((side) => side.total);
+  if (result.winner_side === null) return t("gin.match_tied_score", { score: totals.join(" : ") });
+  const winner = totals[result.winner_side];
+  const others = totals.filter((_, index) => index !== result.winner_side).join(" : ");
+  return t("gin.match_won_score", { name: sideName(sides[result.winner_side], seatName), winner, others });
 }
