@@ -32,7 +32,8 @@ function ginTableMoves(before, after) {
       const card = top(pileBefore);
       return [{ seat, action: { type: "take_upcard" }, card }];
     }
-    if (pileAfter.length === pileBefore.length && after.stock_count === before.stock_count) {
+    const moved = after.turn !== before.turn || after.phase !== before.phase;
+    if (moved && pileAfter.length === pileBefore.length && after.stock_count === before.stock_count) {
       return [{ seat, action: { type: "pass" } }];
     }
   }
@@ -90,6 +91,6 @@ const READERS = { gin_rummy: ginMoves, rummikub: rummikubMoves };
 // The moves that lead from one game view to the next; none when either is missing or they are
 // views of different games.
 export function movesBetween(before, after) {
-  if (!before || !after || before.game !== after.game) return [];
+  if (!before || !after || before === after || before.game !== after.game) return [];
   return READERS[after.game]?.(before, after) ?? [];
 }

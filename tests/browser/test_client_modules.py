@@ -273,6 +273,9 @@ def test_gin_moves_are_read_from_two_documents(module_page) -> None:  # type: ig
         {"seat": None, "action": {"type": "next_hand"}, "hand": 2}
     ]
     assert moves(module_page, gin_view(), gin_view()) == []
+    # A document that changed elsewhere (a player's connection) is no move, even on the offer.
+    offer = gin_view(phase="upcard_offer")
+    assert moves(module_page, offer, gin_view(phase="upcard_offer")) == []
 
 
 def rummikub_view(table, racks, turn):  # type: ignore[no-untyped-def]
@@ -369,13 +372,16 @@ def test_tile_colours_read_at_4_5_to_1_on_the_tile(module_page) -> None:  # type
                 return (hi + 0.05) / (lo + 0.05);
             };
             const out = {};
-            for (const [tile, fresh] of [['R5a', false], ['B5a', false], ['K5a', false], ['Y5a', false], ['Y5a', true], ['R5a', true]]) {
+            const cases = [['R5a', false], ['B5a', false], ['K5a', false], ['Y5a', false],
+                           ['Y5a', true], ['R5a', true]];
+            for (const [tile, fresh] of cases) {
                 const element = tileElement(tile, {fresh});
                 document.body.append(element);
                 const style = getComputedStyle(element);
                 const stops = style.backgroundImage.match(/rgba?\\([^)]*\\)/g).map(rgb);
                 const ink = rgb(style.color);
-                out[`${tile}${fresh ? ' fresh' : ''}`] = Math.min(...stops.map((stop) => ratio(ink, stop)));
+                const worst = Math.min(...stops.map((stop) => ratio(ink, stop)));
+                out[`${tile}${fresh ? ' fresh' : ''}`] = worst;
                 element.remove();
             }
             return out;
