@@ -389,3 +389,38 @@ def test_tile_colours_read_at_4_5_to_1_on_the_tile(module_page) -> None:  # type
     )
     low = {tile: round(value, 2) for tile, value in ratios.items() if value < 4.5}
     assert low == {}, ratios
+
+
+def test_a_drag_held_at_the_windows_edge_scrolls_to_a_far_target(browser, static_url) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 800, "height": 600})
+    page = context.new_page()
+    try:
+        page.goto(f"{static_url}/css/base.css")
+        page.evaluate(
+            """async () => {
+                document.body.innerHTML = `<div id="root">
+                  <div data-drop="far" style="height: 80px; background: #ccc">far</div>
+                  <div style="height: 3000px"></div>
+                  <button data-drag="piece" id="piece" style="width: 80px">piece</button>
+                </div>`;
+                const {enableDrag} = await import('/js/views/drag.js');
+                window.dropped = null;
+                enableDrag(document.getElementById('root'), (source, target) => {
+                    window.dropped = [source.dataset.drag, target.dataset.drop];
+                });
+                document.getElementById('piece').scrollIntoView({block: 'end'});
+            }"""
+        )
+        start = page.locator("#piece").bounding_box()
+        x, y = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        for step in range(1, 11):
+            page.mouse.move(x, y - (y - 4) * step / 10)
+        # Held at the top edge, the page scrolls up by itself until the far target shows.
+        page.wait_for_function("window.scrollY === 0")
+        page.mouse.move(x, 40)
+        page.mouse.up()
+        assert page.evaluate("window.dropped") == ["piece", "far"]
+    finally:
+        context.close()

@@ -147,6 +147,10 @@ def test_a_person_plays_rummikub_against_bots_with_drags(new_page, server_url) -
     page.wait_for_selector("#round-result")
     assert state(page)["game"]["phase"] == "match_over"
     assert page.locator("#match-winner").is_visible()
+    page.wait_for_function(
+        """() => { const box = document.querySelector('#match-banner').getBoundingClientRect();
+                   return box.top >= 0 && box.bottom <= window.innerHeight; }"""
+    )
     assert page.locator("#round-result .racks li").count() == 3
     screenshot(page, "rummikub-match-over")
     assert page.console_errors == []
