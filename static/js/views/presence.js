@@ -26,17 +26,22 @@ export function offlineBadge(room, seat) {
   );
 }
 
-// The turn line while the player to act is away, or null when they are here.
+// The turn line while the player to act is away, or null when they are here; without the
+// seconds, which only the line on the page counts down (a screen reader hears it once).
 export function awayLine(room, seat, name) {
   const away = absence(room, seat);
   if (!away) return null;
-  if (away.over) return t("presence.away_over", { name });
-  return t("presence.away_wait", { name, seconds: Math.max(0, Math.ceil((away.until - Date.now()) / 1000)) });
+  return t(away.over ? "presence.away_over" : "presence.away", { name });
 }
 
 export function awayLineElement(room, seat, name, tag = "p.away") {
   const away = absence(room, seat);
   if (!away) return null;
   if (away.over) return h(tag, { id: "turn-line" }, t("presence.away_over", { name }));
-  return h(tag, { id: "turn-line", dataset: { countdown: away.until, countdownKey: "presence.away_wait", countdownName: name } }, awayLine(room, seat, name));
+  const seconds = Math.max(0, Math.ceil((away.until - Date.now()) / 1000));
+  return h(
+    tag,
+    { id: "turn-line", dataset: { countdown: away.until, countdownKey: "presence.away_wait", countdownName: name } },
+    t("presence.away_wait", { name, seconds }),
+  );
 }

@@ -27,6 +27,8 @@ export function roomPage(main, [roomId]) {
   let failed = null;
   let missing = false;
   let readySent = false;
+  // Set when the automatic "ready" failed: the button is offered after all.
+  let offerReady = false;
   const turnWatch = createTurnWatch();
   const controller = new RoomController(roomId, {
     onStatus: (status, detail) => {
@@ -176,6 +178,7 @@ export function roomPage(main, [roomId]) {
         await navigator.clipboard.writeText(link);
         toast(t("room.link_copied"));
       } catch {
+        linkInput.closest(".invite")?.classList.remove("compact");
         linkInput.select();
         toast(t("room.copy_by_hand"));
       }
@@ -225,7 +228,7 @@ export function roomPage(main, [roomId]) {
   function drawSeats(room, turn) {
     clear(
       seatsBox,
-      seatsPanel({ room, you: you(), turn, table, controller, run, onLeave: leave }),
+      seatsPanel({ room, you: you(), turn, table, controller, run, onLeave: leave, offerReady }),
     );
   }
 
@@ -253,7 +256,11 @@ export function roomPage(main, [roomId]) {
     if (readySent || room.status !== "waiting" || !me || me.ready) return;
     if (room.seats.some((s) => s.kind === "empty") || !aloneWithBots(room, me.seat)) return;
     readySent = true;
-    run(controller.ready());
+    controller.ready().catch((error) => {
+      offerReady = true;
+      showError(error);
+      draw();
+    });
   }
 
   function draw() {

@@ -18,9 +18,11 @@ import { createMover } from "./moves.js";
 import { announce } from "./notify.js";
 import { awayLine, awayLineElement } from "./presence.js";
 import { rovingFocus } from "./roving.js";
+import { hintPanel, hintPlaces } from "./rummikub_hint.js";
+import { meldElement, whyInvalid } from "./rummikub_meld.js";
 import { createRack } from "./rummikub_rack.js";
 import { matchWinnerText, roundResult, scoreBoard } from "./rummikub_results.js";
-import { tileElement, tileName } from "./tiles.js";
+import { tileName } from "./tiles.js";
 import { showError, toast } from "./toasts.js";
 
 export function createRummikubTable(container, controller) {
@@ -93,7 +95,6 @@ export function createRummikubTable(container, controller) {
     if (!myTurn()) return refuse("not_your_turn");
     if (index === "new") return act({ type: "move", tile, to: "new" });
     const meld = melds()[index];
-    if (!meld) return refuse("bad_action");
     if (!touchable(meld) || (!onRack(tile) && !laid().has(tile) && !me()?.initial_meld_done)) {
       return refuse("initial_meld_touches_table");
     }
@@ -128,6 +129,7 @@ export function createRummikubTable(container, controller) {
     if (!myTurn()) return refuse("not_your_turn");
     if (!selected) return refuse("pick_a_tile");
     if (where === "rack") return toRack(selected);
+    if (where !== "new" && !melds()[where]) return toast(t("rk.no_such_meld", { n: where + 1 }), "error");
     return toMeld(selected, where);
   }
 
@@ -141,7 +143,7 @@ export function createRummikubTable(container, controller) {
   // Whole moves in a key: N new meld, 1-9 (0 = 10) a meld, R back to the rack, E end the turn,
   // D draw (or pass), U undo the turn, Esc drop the selection.
   function onShortcut(event) {
-    if (!state?.game || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!state?.game || mySeat() === null || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.target.closest?.("input, select, textarea")) return;
     const key = event.key.toLowerCase();
     let done = true;
@@ -166,97 +168,33 @@ export function createRummikubTable(container, controller) {
   }
   if (live) document.addEventListener("keydown", onShortcut);
 
-  function meldMark(meld) {
-    if (meld.valid) return h("span.meld-mark.ok", { title: t(`rk.kind.${meld.kind}`) }, "✓ ", t(`rk.kind.${meld.kind}`), " · ", t("common.points", { n: meld.value }));
-    return h("span.meld-mark.bad", {}, "✗ ", whyInvalid(meld));
-  }
-
-  function whyInvalid(meld) {
-    const local = readMeld(meld.tiles);
-    return local.error ? t(`rk.why.${local.error}`) : (meld.reason ?? "");
-  }
-
   // The tiles the other players laid in their last turns.
   function markedTiles() {
     return new Set([...lastMoves.values()].flatMap((move) => move.tiles ?? []));
   }
 
-  function meldElement(meld, index, interactive, canTouch) {
-    const fresh = laid();
-    const marked = markedTiles();
-    const parts = [];
-    meld.tiles.forEach((tile, at) => {
-      if (at > 0 && canTouch) {
-        parts.push(
-          h("button.split", { type: "button", title: t("rk.split_here"), "aria-label": t("rk.split_here"), onclick: () => act({ type: "split", meld: index, at }) }),
-        );
-      }
-      parts.push(
-        tileElement(tile, {
-          drag: canTouch ? `tile:${tile}` : null,
-          onclick: interactive ? () => select(tile) : null,
-          selected: selected === tile,
-          fresh: fresh.has(tile),
-          lastMove: marked.has(tile),
-          stands: meld.jokers?.[tile]?.length === 1 ? meld.jokers[tile][0] : (meld.declared?.[tile] ?? null),
-        }),
-      );
-    });
-    const target = interactive && selected;
-    return h(
-      "div.meld",
-      {
-        class: meld.valid ? "valid" : "invalid",
-        dataset: { drop: interactive ? `meld:${index}` : null, meld: index },
-        tabindex: target ? -1 : null,
-        role: target ? "button" : null,
-        "aria-label": target ? t("rk.put_here", { n: index + 1 }) : null,
-        onclick: interactive ? (event) => {
-          if (event.target.closest(".tile, .split, .grip")) return;
-          tapTarget(index);
-        } : null,
-        onkeydown: interactive ? (event) => onKey(event, index) : null,
-      },
-      h("span.meld-no", { "aria-hidden": "true" }, String(index + 1)),
-      canTouch ? h("button.grip", { type: "button", dataset: { drag: `meld:${index}` }, title: t("rk.drag_meld"), "aria-label": t("rk.drag_meld") }, "⠿") : null,
-      h("div.meld-tiles", {}, parts),
-      meldMark(meld),
-      canTouch ? jokerChoices(meld) : null,
-    );
-  }
-
-  // A joker whose meaning is open (a group missing several colours) can be fixed by hand.
-  function jokerChoices(meld) {
-    const open = Object.entries(meld.jokers ?? {}).filter(([joker, faces]) => faces.length > 1 || meld.declared?.[joker]);
-    return open.map(([joker, faces]) => {
-      const declared = meld.declared?.[joker] ?? "";
-      const choices = [...new Set([...faces, ...(declared ? [declared] : [])])];
-      return h(
-        "label.joker-choice",
-        {},
-        t("rk.joker_is"),
-        " ",
-        h(
-          "select",
-          {
-            dataset: { joker },
-            onchange: (event) => act({ type: "declare", joker, as: event.target.value || null }),
-          },
-          h("option", { value: "", selected: !declared }, t("rk.joker_any")),
-          choices.map((face) => h("option", { value: face, selected: face === declared }, tileName(`${face}a`))),
-        ),
-      );
-    });
-  }
-
   function tableArea() {
     const interactive = myTurn();
     const list = melds();
+    const fresh = laid();
+    const marked = markedTiles();
     const section = h(
       "section.rk-table",
       { id: "rk-table", "aria-label": t("rk.table") },
       list.length ? null : h("p.muted.empty-table", {}, t("rk.empty_table")),
-      list.map((meld, index) => meldElement(meld, index, interactive, interactive && touchable(meld))),
+      list.map((meld, index) =>
+        meldElement(meld, index, {
+          interactive,
+          canTouch: interactive && touchable(meld),
+          selected,
+          fresh,
+          marked,
+          act,
+          select,
+          tapTarget,
+          onKey,
+        }),
+      ),
       interactive
         ? h("button.new-meld", { type: "button", id: "new-meld", dataset: { drop: "new" }, onclick: () => tapTarget("new") }, t("rk.new_meld"))
         : null,
@@ -324,7 +262,7 @@ export function createRummikubTable(container, controller) {
       rack: g.rack,
       interactive: myTurn(),
       selected,
-      hinted: hintPlaces(),
+      hinted: hintPlaces(suggestion, game().table),
       canReturn: Boolean(selected && laid().has(selected)),
       onSelect: select,
       onTarget: tapTarget,
@@ -350,43 +288,13 @@ export function createRummikubTable(container, controller) {
     );
   }
 
-  // The rack tiles the suggested play puts on the table (it replaces any steps taken so far).
-  function hintPlaces() {
-    if (suggestion?.type !== "play") return new Set();
-    const before = new Set(game().table.flatMap((meld) => meld.tiles));
-    return new Set(suggestion.table.flat().filter((tile) => !before.has(tile)));
-  }
-
-  function hintPanel() {
+  function hintArea() {
     if (!suggestion || !myTurn()) return null;
-    const placed = hintPlaces();
-    const apply = () => act(suggestion);
-    const parts = [h("h3", {}, t("hint.title"))];
-    if (suggestion.type === "play") {
-      const names = [...placed].map(tileName).join(", ");
-      parts.push(
-        h("p", { id: "hint-text" }, t("hint.rk.play", { n: placed.size, tiles: names })),
-        h("p.muted", {}, t("hint.rk.table")),
-        h(
-          "div.hint-table",
-          {},
-          suggestion.table.map((meld) =>
-            h("div.meld.valid", {}, h("div.meld-tiles", {}, meld.map((tile) => tileElement(tile, { hinted: placed.has(tile) })))),
-          ),
-        ),
-      );
-    } else {
-      parts.push(h("p", { id: "hint-text" }, t(suggestion.type === "pass" ? "hint.rk.pass" : "hint.rk.draw")));
-    }
-    parts.push(
-      h(
-        "div.buttons",
-        {},
-        h("button.primary", { type: "button", id: "apply-hint", onclick: apply }, t("hint.apply")),
-        h("button.quiet", { type: "button", id: "dismiss-hint", onclick: () => { hint.clear(); draw(); } }, t("hint.dismiss")),
-      ),
-    );
-    return h("section.hint-panel", { id: "hint-panel", role: "status" }, parts);
+    const dismiss = () => {
+      hint.clear();
+      draw();
+    };
+    return hintPanel(suggestion, hintPlaces(suggestion, game().table), { apply: () => act(suggestion), dismiss });
   }
 
   function resultPanel() {
@@ -423,7 +331,7 @@ export function createRummikubTable(container, controller) {
         banner(),
         resultPanel(),
         statusArea(),
-        hintPanel(),
+        hintArea(),
         tableArea(),
         dock.childElementCount ? dock : null,
         log.element(seatName, { startOpen: window.innerWidth > 640 }),

@@ -15,7 +15,7 @@ export function seatName(seat) {
 }
 
 // ctx: {room, you (seat or null), turn (seats to act), table (the game's table view or null),
-// controller, run(promise), onLeave()}
+// controller, run(promise), onLeave(), offerReady (ask for "ready" even when alone with bots)}
 function seatLine(ctx, seat) {
   const { room, you, turn, table, controller, run } = ctx;
   const mine = seat.seat === you;
@@ -65,7 +65,7 @@ export function seatsPanel(ctx) {
   const { room, you, controller, run, onLeave } = ctx;
   const me = room.seats.find((s) => s.seat === you);
   const buttons = [];
-  if (me && room.status === "waiting" && !me.ready && !aloneWithBots(room, you)) {
+  if (me && room.status === "waiting" && !me.ready && (ctx.offerReady || !aloneWithBots(room, you))) {
     buttons.push(h("button.primary", { type: "button", id: "ready-button", onclick: () => run(controller.ready()) }, t("room.ready")));
   }
   if (me && (room.status === "waiting" || room.status === "finished")) {
