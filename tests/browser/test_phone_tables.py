@@ -33,6 +33,16 @@ def phone(new_page, locale: str = "en-US", **options):  # type: ignore[no-untype
     return new_page(locale, viewport=PHONE, is_mobile=True, has_touch=True, **options)
 
 
+def in_both_languages(page, name: str, text_of: str) -> None:  # type: ignore[no-untyped-def]
+    """The screen as the player sees it in English, then in Chinese (once `text_of`, an
+    expression, reads Chinese): still nothing off to the side."""
+    screenshot(page, f"{name}-en", full_page=False)
+    page.select_option("#lang", "zh-CN")
+    page.wait_for_function(f"/[\\u4e00-\\u9fff]/.test({text_of})")
+    assert_no_sideways_scroll(page)
+    screenshot(page, f"{name}-zh", full_page=False)
+
+
 def tap(page, selector: str) -> None:  # type: ignore[no-untyped-def]
     before = version(page)
     page.locator(selector).tap()
@@ -105,11 +115,7 @@ def test_a_phone_plays_gin_with_a_hand_of_ten_unmelded_cards(new_page, seeded_se
     assert own_turns == OWN_GIN_TURNS
     assert saw_bot_move
     gin_layout_holds(page)
-    screenshot(page, "phone-gin-en", full_page=False)
-    page.select_option("#lang", "zh-CN")
-    page.wait_for_function("document.querySelector('.gin .who').textContent.includes('的手牌')")
-    assert_no_sideways_scroll(page)
-    screenshot(page, "phone-gin-zh", full_page=False)
+    in_both_languages(page, "phone-gin", "document.querySelector('.gin .who').textContent")
     assert page.console_errors == []
 
 
@@ -187,9 +193,5 @@ def test_a_phone_plays_rummikub_with_the_rack_on_screen(new_page, seeded_server_
     assert own_turns == OWN_RUMMIKUB_TURNS
     # Each bot's last play (or draw) is on its seat in words.
     assert seen_marks == {"#last-move-1", "#last-move-2"}
-    screenshot(page, "phone-rummikub-en", full_page=False)
-    page.select_option("#lang", "zh-CN")
-    page.wait_for_function("document.querySelector('#rack').textContent.includes('你的牌架')")
-    assert_no_sideways_scroll(page)
-    screenshot(page, "phone-rummikub-zh", full_page=False)
+    in_both_languages(page, "phone-rummikub", "document.querySelector('#rack').textContent")
     assert page.console_errors == []

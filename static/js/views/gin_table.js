@@ -6,7 +6,6 @@
 import { actionText } from "../action_text.js";
 import { cardName, seatLabel } from "../game_text.js";
 import { t } from "../i18n.js";
-import { movesBetween } from "../move_log.js";
 import { cardBack, cardElement } from "./cards.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
@@ -18,7 +17,6 @@ import { createHint } from "./hint.js";
 import { flyFrom } from "./motion.js";
 import { createMoveList } from "./move_list.js";
 import { createMover } from "./moves.js";
-import { announce } from "./notify.js";
 import { awayLine, awayLineElement } from "./presence.js";
 import { showError } from "./toasts.js";
 
@@ -35,8 +33,7 @@ export function createGinTable(container, controller) {
   const log = createMoveList("gin_rummy");
   const reveal = createRevealer();
   let suggestion = null;
-  // Each other player's last move (move_log.js), and the moves still to animate.
-  const lastMoves = new Map();
+  // The other players' moves still to animate.
   let flights = [];
 
   const seatName = (seat) => seatLabel(state?.room?.seats?.find((s) => s.seat === seat), seat);
@@ -126,7 +123,7 @@ export function createGinTable(container, controller) {
   if (live) document.addEventListener("keydown", onKey);
 
   function lastMoveLine(seat) {
-    const move = lastMoves.get(seat);
+    const move = log.last(seat);
     if (!move) return null;
     return h("p.last-move-line", { id: `last-move-${seat}` }, t("log.last_move", { move: actionText("gin_rummy", move.action) }));
   }
@@ -134,7 +131,7 @@ export function createGinTable(container, controller) {
   function opponentArea(table, game) {
     const others = table.players.filter((p) => p.seat !== mySeat());
     return others.map((player) => {
-      const move = lastMoves.get(player.seat);
+      const move = log.last(player.seat);
       const shown = player.cards;
       const backs = Array.from({ length: player.card_count }, (_, i) =>
         cardBack({ small: true, extraClass: i === player.card_count - 1 && move?.action.source === "stock" ? "last-move" : "" }),
@@ -176,7 +173,7 @@ export function createGinTable(container, controller) {
       extraClass: [canDraw ? "can-take" : "", hinted("stock") ? "hinted" : ""].join(" "),
     });
     stock.id = "stock";
-    const discardedBy = [...lastMoves.entries()].find(([, move]) => move.action.type === "discard" && move.card === top);
+    const discardedBy = log.lastMoves().find(([, move]) => move.action.type === "discard" && move.card === top);
     const discard = top
       ? cardElement(top, {
           drag: live ? "discard" : null,
@@ -334,28 +331,11 @@ export function createGinTable(container, controller) {
     if (outcome) reveal(outcome, `${game.hand_number}:${Boolean(game.result)}`);
   }
 
-  // The moves since the last document: logged, announced, and (other players') marked.
-  function follow(before, after) {
-    const moves = movesBetween(before, after);
-    if (!moves.length) return;
-    log.add(moves);
-    for (const move of moves) {
-      if (move.seat === null) {
-        lastMoves.clear();
-        continue;
-      }
-      if (move.seat === mySeat()) continue;
-      lastMoves.set(move.seat, move);
-      flights.push(move);
-      announce(log.text(move, seatName));
-    }
-  }
-
   return {
     update(next) {
       const before = state?.game ?? null;
       state = next;
-      if (live) follow(before, state.game);
+      if (live) flights.push(...log.follow(before, state.game, { me: mySeat(), seatName }));
       hand.update(before?.me?.hand ?? [], state.game?.me?.hand ?? []);
       draw();
     },

@@ -1,15 +1,20 @@
 // The table's short move log: the last moves of every player in words, newest last, the same
-// words as the replay's step line.
+// words as the replay's step line; it also keeps each other player's last move for the table
+// to mark, and says it to a screen reader.
 
 import { actionText } from "../action_text.js";
 import { t } from "../i18n.js";
+import { movesBetween } from "../move_log.js";
 import { h } from "./dom.js";
+import { announce } from "./notify.js";
 
 const KEEP = 40;
 const SHOWN = 8;
 
 export function createMoveList(game) {
   const entries = [];
+  // Each other player's last move (move_log.js), by seat.
+  const last = new Map();
   let open = null;
 
   function text(move, seatName) {
@@ -19,11 +24,27 @@ export function createMoveList(game) {
   }
 
   return {
-    // moves: [{seat, action}] from move_log.js; names the seats with `seatName`.
-    add(moves) {
-      for (const move of moves) entries.push(move);
+    // Follows the game from one view to the next: logs every move, keeps and announces the
+    // other players' (not `me`'s); returns those, for the table to animate. A new hand or
+    // round clears the marks.
+    follow(before, after, { me, seatName }) {
+      const moves = movesBetween(before, after);
+      entries.push(...moves);
       entries.splice(0, Math.max(0, entries.length - KEEP));
+      const others = [];
+      for (const move of moves) {
+        if (move.seat === null) last.clear();
+        else if (move.seat !== me) {
+          last.set(move.seat, move);
+          others.push(move);
+          announce(text(move, seatName));
+        }
+      }
+      return others;
     },
+    // A seat's last move, or every seat's as [seat, move] pairs.
+    last: (seat) => last.get(seat) ?? null,
+    lastMoves: () => [...last.entries()],
     text,
     element(seatName, { startOpen = true } = {}) {
       if (!entries.length) return null;

@@ -6,7 +6,6 @@
 
 import { seatLabel } from "../game_text.js";
 import { errorText, t } from "../i18n.js";
-import { movesBetween } from "../move_log.js";
 import { readMeld } from "../rules/rummikub_melds.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag, insertionIndex } from "./drag.js";
@@ -15,7 +14,6 @@ import { createHint } from "./hint.js";
 import { flyFrom, positions, slideMoved } from "./motion.js";
 import { createMoveList } from "./move_list.js";
 import { createMover } from "./moves.js";
-import { announce } from "./notify.js";
 import { awayLine, awayLineElement } from "./presence.js";
 import { rovingFocus } from "./roving.js";
 import { hintPanel, hintPlaces } from "./rummikub_hint.js";
@@ -36,8 +34,7 @@ export function createRummikubTable(container, controller) {
   const reveal = createRevealer();
   const rack = createRack({ redraw: () => draw() });
   let suggestion = null;
-  // Each other player's last play (move_log.js), and what to animate after the next draw.
-  const lastMoves = new Map();
+  // What to animate after the next draw.
   let motion = null;
 
   const game = () => state.game;
@@ -170,7 +167,7 @@ export function createRummikubTable(container, controller) {
 
   // The tiles the other players laid in their last turns.
   function markedTiles() {
-    return new Set([...lastMoves.values()].flatMap((move) => move.tiles ?? []));
+    return new Set(log.lastMoves().flatMap(([, move]) => move.tiles ?? []));
   }
 
   function tableArea() {
@@ -343,21 +340,6 @@ export function createRummikubTable(container, controller) {
     if (outcome) reveal(outcome, `${game().round}:${Boolean(game().result)}`);
   }
 
-  // The moves since the last document: logged, announced, and (other players') marked.
-  function follow(before, after) {
-    const moves = movesBetween(before, after);
-    log.add(moves);
-    for (const move of moves) {
-      if (move.seat === null) {
-        lastMoves.clear();
-        continue;
-      }
-      if (move.seat === mySeat()) continue;
-      lastMoves.set(move.seat, move);
-      announce(log.text(move, seatName));
-    }
-  }
-
   return {
     update(next) {
       const before = state?.game ?? null;
@@ -367,7 +349,7 @@ export function createRummikubTable(container, controller) {
       }
       state = next;
       const g = state.game;
-      if (live) follow(before, g);
+      if (live) log.follow(before, g, { me: mySeat(), seatName });
       const visible = new Set([...(g?.rack ?? []), ...(g ? melds().flatMap((m) => m.tiles) : [])]);
       if (selected && !visible.has(selected)) selected = null;
       if (g && !(g.phase === "playing" && g.turn?.seat === state.you?.seat)) selected = null;
@@ -380,7 +362,7 @@ export function createRummikubTable(container, controller) {
     seatExtras(seat) {
       const info = state?.game?.seats?.find((s) => s.seat === seat);
       if (!info) return null;
-      const move = lastMoves.get(seat);
+      const move = log.last(seat);
       return [
         h("span.rack-size", { title: t("rk.rack_size") }, t("rk.tiles_n", { n: info.rack_size }), " · ", t("rk.score_n", { n: info.score })),
         h("span.badge", { class: info.initial_meld_done ? "ready" : "" }, t(info.initial_meld_done ? "rk.melded" : "rk.not_melded")),
