@@ -2,7 +2,7 @@
 // An action the tables do not know (a newer server) falls back to its raw form.
 
 import { cardName } from "./game_text.js";
-import { has, t } from "./i18n.js";
+import { has, listText, t } from "./i18n.js";
 import { tileName } from "./views/tiles.js";
 
 function meldNumber(index) {
@@ -26,7 +26,8 @@ const TEXTS = {
     split: (a) => t("act.rk.split", { meld: meldNumber(a.meld), at: Number(a.at) }),
     merge: (a) => t("act.rk.merge", { meld: meldNumber(a.meld), into: meldNumber(a.into) }),
     return: (a) => t("act.rk.return", { tile: tileName(a.tile) }),
-    laid: (a) => t("act.rk.laid", { n: a.tiles.length, tiles: a.tiles.map(tileName).join(", ") }),
+    laid: (a) =>
+      t(a.tiles.length === 1 ? "act.rk.laid_one" : "act.rk.laid", { n: a.tiles.length, tiles: listText(a.tiles.map(tileName)) }),
     draw: (a) => (a.n > 1 ? t("act.rk.draw_n", { n: a.n }) : t("act.draw")),
     declare: (a) =>
       a.as ? t("act.rk.declare", { tile: tileName(a.as) }) : t("act.rk.undeclare"),

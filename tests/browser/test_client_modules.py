@@ -320,6 +320,7 @@ def test_the_move_log_words_moves_as_the_replay_does(module_page) -> None:  # ty
                 actionText('gin_rummy', {type: 'knock'}),
                 actionText('rummikub', {type: 'laid', tiles: ['R5a', 'J1']}),
                 actionText('rummikub', {type: 'draw', n: 3}),
+                actionText('rummikub', {type: 'laid', tiles: ['K6b']}),
             ];
             setLanguage('en');
             const english = say();
@@ -334,8 +335,15 @@ def test_the_move_log_words_moves_as_the_replay_does(module_page) -> None:  # ty
         "knocks",
         "lays 2 tiles: red 5, joker",
         "draws 3 tiles",
+        "lays a tile: black 6",
     ]
-    assert words["chinese"] == ["弃掉红心7", "敲牌", "出了 2 枚牌：红色5, 百搭牌", "抽了 3 枚牌"]
+    assert words["chinese"] == [
+        "弃掉红心7",
+        "敲牌",
+        "出了 2 枚牌：红色5、百搭牌",
+        "抽了 3 枚牌",
+        "出了 1 枚牌：黑色6",
+    ]
 
 
 def test_the_chinese_tables_say_ju_for_a_hand_and_use_the_tables_words(module_page) -> None:  # type: ignore[no-untyped-def]

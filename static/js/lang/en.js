@@ -440,4 +440,6 @@ export default {
   "act.rk.draw_n": "draws {n} tiles",
   "presence.away": "{name} is offline.",
   "rk.no_such_meld": "There is no meld {n} on the table.",
+  "act.rk.laid_one": "lays a tile: {tiles}",
+  "list.sep": ", ",
 };

@@ -440,4 +440,6 @@ export default {
   "act.rk.draw_n": "抽了 {n} 枚牌",
   "presence.away": "{name} 已离线。",
   "rk.no_such_meld": "桌面上没有第 {n} 个组合。",
+  "act.rk.laid_one": "出了 1 枚牌：{tiles}",
+  "list.sep": "、",
 };

@@ -2,7 +2,7 @@
 // match scoreboard (hands, totals, line, game and shutout bonuses).
 
 import { cardName } from "../game_text.js";
-import { t } from "../i18n.js";
+import { listText, t } from "../i18n.js";
 import { cardElement } from "./cards.js";
 import { h } from "./dom.js";
 
@@ -31,7 +31,7 @@ function playerLayout(player, outcome, layoffsOnto, seatName) {
     ),
     h("div.deadwood", {}, t("gin.deadwood_n", { n: player.deadwood_points })),
     player.layoffs.length
-      ? h("div.muted", {}, t("gin.laid_off", { cards: player.layoffs.map((l) => cardName(l.card)).join(", ") }))
+      ? h("div.muted", {}, t("gin.laid_off", { cards: listText(player.layoffs.map((l) => cardName(l.card))) }))
       : null,
   );
 }

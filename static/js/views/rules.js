@@ -1,7 +1,7 @@
 // The rules of both games, in the current language.
 
 import { cardName } from "../game_text.js";
-import { language, t } from "../i18n.js";
+import { language, listText, t } from "../i18n.js";
 import RULES from "../lang/rules.js";
 import { cardElement } from "./cards.js";
 import { clear, h } from "./dom.js";
@@ -21,7 +21,7 @@ function withPictures(line) {
     parts.push(
       h(
         "span.example",
-        { role: "img", "aria-label": names.map(cards ? cardName : tileName).join(", ") },
+        { role: "img", "aria-label": listText(names.map(cards ? cardName : tileName)) },
         names.map((name) => (cards ? cardElement(name, { small: true, label: cardName(name) }) : tileElement(name))),
       ),
     );

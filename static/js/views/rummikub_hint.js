@@ -1,7 +1,7 @@
 // A Rummikub hint: the rack tiles the suggested play lays, and the panel showing the table it
 // makes with the buttons to apply or dismiss it.
 
-import { t } from "../i18n.js";
+import { listText, t } from "../i18n.js";
 import { h } from "./dom.js";
 import { tileElement, tileName } from "./tiles.js";
 
@@ -15,7 +15,7 @@ export function hintPlaces(suggestion, table) {
 export function hintPanel(suggestion, placed, { apply, dismiss }) {
   const parts = [h("h3", {}, t("hint.title"))];
   if (suggestion.type === "play") {
-    const names = [...placed].map(tileName).join(", ");
+    const names = listText([...placed].map(tileName));
     parts.push(
       h("p", { id: "hint-text" }, t("hint.rk.play", { n: placed.size, tiles: names })),
       h("p.muted", {}, t("hint.rk.table")),

@@ -80,10 +80,9 @@ export function meldElement(meld, index, ctx) {
         : null,
       onkeydown: interactive ? (event) => ctx.onKey(event, index) : null,
     },
-    h("span.meld-no", { "aria-hidden": "true" }, String(index + 1)),
     canTouch ? h("button.grip", { type: "button", dataset: { drag: `meld:${index}` }, title: t("rk.drag_meld"), "aria-label": t("rk.drag_meld") }, "⠿") : null,
     h("div.meld-tiles", {}, parts),
-    meldMark(meld),
+    h("div.meld-foot", {}, h("span.meld-no", { "aria-hidden": "true" }, String(index + 1)), meldMark(meld)),
     canTouch ? jokerChoices(meld, act) : null,
   );
 }

@@ -5,7 +5,7 @@
 // rearranged; their steps slide into place.
 
 import { seatLabel } from "../game_text.js";
-import { errorText, t } from "../i18n.js";
+import { errorText, listText, t } from "../i18n.js";
 import { readMeld } from "../rules/rummikub_melds.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag, insertionIndex } from "./drag.js";
@@ -213,7 +213,7 @@ export function createRummikubTable(container, controller) {
     const bad = list.findIndex((meld) => !meld.valid);
     if (bad >= 0) {
       const meld = list[bad];
-      return t("rk.bad_meld", { n: bad + 1, tiles: meld.tiles.map(tileName).join(", "), reason: whyInvalid(meld) });
+      return t("rk.bad_meld", { n: bad + 1, tiles: listText(meld.tiles.map(tileName)), reason: whyInvalid(meld) });
     }
     const issue = problem();
     return issue ? errorText(issue.code, issue.message) : null;
