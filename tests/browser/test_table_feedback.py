@@ -118,10 +118,13 @@ def test_a_gin_hand_by_keyboard_with_the_bots_moves_shown(new_page, seeded_serve
         "document.querySelector('#next-hand .countdown').textContent.includes('秒后开始下一局')"
     )
     screenshot(page, "desktop-gin-result-zh", full_page=False)
+    summary = page.locator("#hand-outcome .summary").inner_text()
     before = state(page)["game"]["hand_number"]
     page.click("#next-hand-button")
     page.wait_for_function(f"window.meldhall.store.state.game.hand_number > {before}")
     page.wait_for_selector("#hand-outcome", state="detached")
+    # The result left the table with the deal, and stays in the move log.
+    assert page.locator("#move-log li.note").last.inner_text() == summary
     assert page.console_errors == []
 
 

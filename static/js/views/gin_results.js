@@ -36,20 +36,23 @@ function playerLayout(player, outcome, layoffsOnto, seatName) {
   );
 }
 
+// The hand's end in one sentence: "Ann knocked and scores 12."
+export function outcomeSummary(outcome, seatName) {
+  if (outcome.ending === "draw") return t("gin.result.draw");
+  return t(`gin.result.${outcome.ending}`, {
+    winner: seatName(outcome.winner),
+    knocker: seatName(outcome.knocker),
+    points: outcome.points,
+  });
+}
+
 export function handOutcome(outcome, seatName) {
   const defender = outcome.players.find((p) => p.seat !== outcome.knocker);
   const layoffsOnto = {};
   for (const layoff of defender?.layoffs ?? []) {
     (layoffsOnto[layoff.meld] ??= []).push(layoff.card);
   }
-  const summary =
-    outcome.ending === "draw"
-      ? t("gin.result.draw")
-      : t(`gin.result.${outcome.ending}`, {
-          winner: seatName(outcome.winner),
-          knocker: seatName(outcome.knocker),
-          points: outcome.points,
-        });
+  const summary = outcomeSummary(outcome, seatName);
   const breakdown =
     outcome.ending === "draw"
       ? null

@@ -11,7 +11,7 @@ import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
 import { createGinHand } from "./gin_hand.js";
 import { bestEnding, endingOptions } from "./gin_knock.js";
-import { handOutcome, matchScoreboard, matchWinnerText } from "./gin_results.js";
+import { handOutcome, matchScoreboard, matchWinnerText, outcomeSummary } from "./gin_results.js";
 import { createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
 import { createHint } from "./hint.js";
 import { flyFrom } from "./motion.js";
@@ -335,7 +335,12 @@ export function createGinTable(container, controller) {
     update(next) {
       const before = state?.game ?? null;
       state = next;
-      if (live) flights.push(...log.follow(before, state.game, { me: mySeat(), seatName }));
+      if (live) {
+        flights.push(...log.follow(before, state.game, { me: mySeat(), seatName }));
+        // The hand's result stays in the log after the next deal takes it off the table.
+        const ended = myTable(state.game)?.outcome;
+        if (before && ended && !myTable(before)?.outcome) log.note(() => outcomeSummary(ended, seatName));
+      }
       hand.update(before?.me?.hand ?? [], state.game?.me?.hand ?? []);
       draw();
     },

@@ -18,6 +18,7 @@ export function createMoveList(game) {
   let open = null;
 
   function text(move, seatName) {
+    if (move.note) return move.note();
     const action = actionText(game, move.action);
     if (move.seat === null || move.seat === undefined) return action;
     return t("history.action_by", { who: seatName(move.seat), action });
@@ -42,6 +43,12 @@ export function createMoveList(game) {
       }
       return others;
     },
+    // A line of the log that is no move (a hand's result): `words()` gives it in the page's
+    // language when the log is drawn.
+    note(words) {
+      entries.push({ note: words });
+      entries.splice(0, Math.max(0, entries.length - KEEP));
+    },
     // A seat's last move, or every seat's as [seat, move] pairs.
     last: (seat) => last.get(seat) ?? null,
     lastMoves: () => [...last.entries()],
@@ -59,9 +66,9 @@ export function createMoveList(game) {
         },
         h("summary", {}, t("log.title")),
         h(
-          "ol",
+          "ul",
           { role: "log", "aria-label": t("log.title") },
-          entries.slice(-SHOWN).map((move) => h("li", {}, text(move, seatName))),
+          entries.slice(-SHOWN).map((move) => h(move.note ? "li.note" : "li", {}, text(move, seatName))),
         ),
       );
     },

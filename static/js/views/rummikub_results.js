@@ -29,6 +29,11 @@ export function scoreBoard(game, seatName) {
   );
 }
 
+// The round's end in one sentence: "Ann emptied their rack and wins the round."
+export function roundSummary(last, seatName) {
+  return t(`rk.end.${last.reason}`, { name: seatName(last.winner) });
+}
+
 // The round just over: who went out and every rack with its points; null while playing.
 export function roundResult(game, seatName) {
   const last = game.last_round;
@@ -37,7 +42,7 @@ export function roundResult(game, seatName) {
     "section.rk-results",
     { id: "round-result" },
     h("h3", {}, t("rk.round_over", { n: last.round })),
-    h("p.summary", {}, t(`rk.end.${last.reason}`, { name: seatName(last.winner) })),
+    h("p.summary", {}, roundSummary(last, seatName)),
     h(
       "ul.racks",
       {},

@@ -19,7 +19,7 @@ import { rovingFocus } from "./roving.js";
 import { hintPanel, hintPlaces } from "./rummikub_hint.js";
 import { meldElement, whyInvalid } from "./rummikub_meld.js";
 import { createRack } from "./rummikub_rack.js";
-import { matchWinnerText, roundResult, scoreBoard } from "./rummikub_results.js";
+import { matchWinnerText, roundResult, roundSummary, scoreBoard } from "./rummikub_results.js";
 import { tileName } from "./tiles.js";
 import { showError, toast } from "./toasts.js";
 
@@ -349,7 +349,12 @@ export function createRummikubTable(container, controller) {
       }
       state = next;
       const g = state.game;
-      if (live) log.follow(before, g, { me: mySeat(), seatName });
+      if (live) {
+        log.follow(before, g, { me: mySeat(), seatName });
+        // The round's result stays in the log after the next round takes it off the table.
+        const ended = g?.last_round;
+        if (before && ended && !before.last_round) log.note(() => roundSummary(ended, seatName));
+      }
       const visible = new Set([...(g?.rack ?? []), ...(g ? melds().flatMap((m) => m.tiles) : [])]);
       if (selected && !visible.has(selected)) selected = null;
       if (g && !(g.phase === "playing" && g.turn?.seat === state.you?.seat)) selected = null;
