@@ -70,6 +70,10 @@ def test_a_phone_plays_gin_with_a_hand_of_ten_unmelded_cards(new_page, seeded_se
     assert page.locator("#my-hand .deadwood-group .card").count() == 10
     gin_layout_holds(page)
     screenshot(page, "phone-gin-start-en", full_page=False)
+    # The settings menu opens across the screen, not off its edge.
+    page.locator("#prefs summary").tap()
+    assert_on_screen(page, ".prefs-panel")
+    page.locator("#prefs summary").tap()
 
     own_turns = 0
     took_discard = False
