@@ -11,7 +11,6 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy.engine import make_url
 from starlette.types import Receive, Scope, Send
 
@@ -20,6 +19,7 @@ from app.api.errors import install_error_handlers
 from app.api.last_resort import LastResort
 from app.api.request_guard import RequestGuard
 from app.api.routes import games, hints, history, pages, play, rooms, ws
+from app.api.routes.pages import ClientFiles
 from app.bots.registry import make_bot
 from app.bots.rummikub_solver import warm_up_in_background
 from app.cluster.node import ClusterNode, stop_node
@@ -248,7 +248,7 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
     app.add_middleware(LastResort)
     for module in (games, rooms, play, hints, history, pages):
         app.include_router(module.router)
-    app.mount("/", StaticFiles(directory=STATIC, check_dir=False, html=False), name="static")
+    app.mount("/", ClientFiles(directory=STATIC, check_dir=False, html=False), name="static")
     return app
 
 

@@ -72,6 +72,9 @@ class SeatInfo(Answer):
     level: Level | None
     connected: bool
     ready: bool
+    away_since: int | None = Field(
+        description="Epoch ms since when a person's seat has had no connection, else null"
+    )
 
 
 class RoomState(Answer):
@@ -98,6 +101,12 @@ class RoomState(Answer):
     match_id: str | None
     seats: list[SeatInfo]
     invite_path: str
+    reconnect_grace_s: float = Field(
+        description="Seconds a person may be away before another player may hand the seat to a bot"
+    )
+    next_hand_at: int | None = Field(
+        description="Between hands: epoch ms when the next hand starts unless all are ready first"
+    )
 
 
 class RoomInfo(RoomState):

@@ -123,6 +123,11 @@ class Room:
             "match_id": self.match.match_id if self.match else None,
             "seats": [seat.info() for seat in self.seats],
             "invite_path": f"/r/{self.spec.room_id}",
+            "reconnect_grace_s": self.timings.reconnect_grace_s,
+            # When the pause between hands ends (epoch ms), for a client's countdown.
+            "next_hand_at": self.hand_timer.deadline_ms
+            if self.status is RoomStatus.BETWEEN_HANDS
+            else None,
         }
 
     async def describe(self) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,14 +32,23 @@ class Seat:
         return self.kind is SeatKind.BOT
 
     def info(self) -> dict[str, Any]:
+        connected = self.connections > 0 or self.is_bot
         return {
             "seat": self.index,
             "name": self.name,
             "kind": self.kind.value,
             "level": self.level,
-            "connected": self.connections > 0 or self.is_bot,
+            "connected": connected,
             "ready": self.ready or self.is_bot,
+            "away_since": None if connected else self.away_since_ms(),
         }
+
+    def away_since_ms(self) -> int | None:
+        """Epoch milliseconds of the person's last sign of life, for a client's "offline, N s"
+        countdown against the room's reconnect grace; None for an empty seat."""
+        if self.kind is SeatKind.EMPTY:
+            return None
+        return int((time.time() - (time.monotonic() - self.last_seen)) * 1000)
 
 
 class SeatTable:

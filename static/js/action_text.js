@@ -2,7 +2,7 @@
 // An action the tables do not know (a newer server) falls back to its raw form.
 
 import { cardName } from "./game_text.js";
-import { has, t } from "./i18n.js";
+import { has, listText, t } from "./i18n.js";
 import { tileName } from "./views/tiles.js";
 
 function meldNumber(index) {
@@ -13,8 +13,9 @@ const TEXTS = {
   gin_rummy: {
     draw: (a) => t(a.source === "discard" ? "act.gin.draw_discard" : "act.gin.draw_stock"),
     discard: (a) => t("act.gin.discard", { card: cardName(a.card) }),
-    knock: (a) => t("act.gin.knock", { card: cardName(a.card) }),
-    gin: (a) => t("act.gin.gin", { card: cardName(a.card) }),
+    // A knock's discard is face down: the table's move log does not know the card.
+    knock: (a) => (a.card ? t("act.gin.knock", { card: cardName(a.card) }) : t("act.gin.knocks")),
+    gin: (a) => (a.card ? t("act.gin.gin", { card: cardName(a.card) }) : t("act.gin.goes_gin")),
   },
   rummikub: {
     play: (a) => {
@@ -25,6 +26,9 @@ const TEXTS = {
     split: (a) => t("act.rk.split", { meld: meldNumber(a.meld), at: Number(a.at) }),
     merge: (a) => t("act.rk.merge", { meld: meldNumber(a.meld), into: meldNumber(a.into) }),
     return: (a) => t("act.rk.return", { tile: tileName(a.tile) }),
+    laid: (a) =>
+      t(a.tiles.length === 1 ? "act.rk.laid_one" : "act.rk.laid", { n: a.tiles.length, tiles: listText(a.tiles.map(tileName)) }),
+    draw: (a) => (a.n > 1 ? t("act.rk.draw_n", { n: a.n }) : t("act.draw")),
     declare: (a) =>
       a.as ? t("act.rk.declare", { tile: tileName(a.as) }) : t("act.rk.undeclare"),
   },

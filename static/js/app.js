@@ -4,12 +4,14 @@
 //   /history     finished matches and replays (/history/{match_id} for one)
 //   /rules       the rules of both games
 
-import { onLanguageChange, t } from "./i18n.js";
+import { onLanguageChange } from "./i18n.js";
+import { onPreferenceChange } from "./preferences.js";
 import { historyPage } from "./views/history.js";
 import { lobbyPage } from "./views/lobby.js";
+import { notFoundPage } from "./views/not_found.js";
 import { roomPage } from "./views/room.js";
 import { rulesPage } from "./views/rules.js";
-import { drawShell } from "./views/shell.js";
+import { applyPreferences, drawShell } from "./views/shell.js";
 
 const ROUTES = [
   [/^\/$/, lobbyPage, "lobby"],
@@ -45,10 +47,7 @@ function route() {
   }
   section = "";
   drawShell(section);
-  main.replaceChildren();
-  const heading = document.createElement("h1");
-  heading.textContent = t("page.not_found");
-  main.append(heading);
+  page = notFoundPage(main);
 }
 
 document.addEventListener("click", (event) => {
@@ -61,6 +60,10 @@ document.addEventListener("click", (event) => {
 window.addEventListener("popstate", route);
 onLanguageChange(() => {
   drawShell(section);
+  page?.redraw?.();
+});
+onPreferenceChange(() => {
+  applyPreferences();
   page?.redraw?.();
 });
 route();

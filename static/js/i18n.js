@@ -63,6 +63,11 @@ export function t(key, params = {}) {
   return text;
 }
 
+// Names in a list, as the language separates them ("red 5, joker" / "红色5、百搭牌").
+export function listText(names) {
+  return names.join(t("list.sep"));
+}
+
 // An error from the server: translated by its code where the tables know it, otherwise the
 // server's own message (with the code, so it can be reported).
 export function errorText(code, message) {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 
@@ -108,6 +109,10 @@ async def test_reconnecting_with_the_token_resumes_the_seat_with_a_fresh_snapsho
     await mover.close()
     other = bob if mover is ann else ann
     await other.wait_for(lambda: not other.doc["room"]["seats"][mover_seat(mover)]["connected"])
+    # What a client needs for "offline, N s left": since when, and the room's grace.
+    away_since = other.doc["room"]["seats"][mover_seat(mover)]["away_since"]
+    assert abs(away_since - time.time() * 1000) < 60_000
+    assert other.doc["room"]["reconnect_grace_s"] == server.settings.reconnect_grace_s
 
     again = await SeatClient(url, mover.token).connect()
     assert again.doc["you"]["seat"] == mover_seat(mover)
@@ -116,6 +121,7 @@ async def test_reconnecting_with_the_token_resumes_the_seat_with_a_fresh_snapsho
     reply = await again.act({"type": "draw"}, again.version)
     assert reply["type"] == "ack"
     await other.wait_for(lambda: other.doc["room"]["seats"][mover_seat(mover)]["connected"])
+    assert other.doc["room"]["seats"][mover_seat(mover)]["away_since"] is None
 
 
 def mover_seat(client: SeatClient) -> int:
@@ -154,12 +160,16 @@ async def test_the_next_hand_waits_until_every_person_is_ready() -> None:
         await ann.wait_for(lambda: ann.status == "playing")
         await play_until([ann, bob], seat_bots("gin_rummy", [0, 1]), status="between_hands")
         first_hand = ann.doc["game"]["hand_number"]
+        # The countdown a client shows: the pause's end, an hour from now.
+        next_hand_at = ann.doc["room"]["next_hand_at"]
+        assert next_hand_at - time.time() * 1000 > 3_000_000
         await ann.send({"type": "ready"})
         await ann.wait_for(lambda: ann.doc["room"]["seats"][0]["ready"])
         assert ann.status == "between_hands"
         await bob.send({"type": "ready"})
         await ann.wait_for(lambda: ann.status == "playing")
         assert ann.doc["game"]["hand_number"] == first_hand + 1
+        assert ann.doc["room"]["next_hand_at"] is None
 
 
 async def test_leaving_closes_the_seats_sockets_and_frees_the_seat(server) -> None:

@@ -11,6 +11,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -76,18 +77,12 @@ def static_url() -> Iterator[str]:
         stop(process)
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real meldhall server on a random local port with its own data directory."""
+@contextmanager
+def meldhall_server(data: Path, app: str, **settings: str) -> Iterator[str]:
+    """A real meldhall server (`app`: an app factory) on a random local port in a subprocess,
+    with its data in `data` and MELDHALL_ settings from `settings`."""
     port = free_port()
-    data = tmp_path_factory.mktemp("meldhall-data")
-    env = {
-        **os.environ,
-        "MELDHALL_DATA_DIR": str(data),
-        "MELDHALL_BOT_DELAY_MS": "50",
-        "MELDHALL_BETWEEN_HANDS_S": "2",
-        "MELDHALL_RECONNECT_GRACE_S": "5",
-    }
+    env = {**os.environ, "MELDHALL_DATA_DIR": str(data), **settings}
     env.pop("DATABASE_URL", None)
     log = (data / "server.log").open("wb")
     process = subprocess.Popen(
@@ -95,7 +90,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             sys.executable,
             "-m",
             "uvicorn",
-            "app.main:create_app",
+            app,
             "--factory",
             "--host",
             "127.0.0.1",
@@ -118,6 +113,39 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real meldhall server on a random local port with its own data directory."""
+    with meldhall_server(
+        tmp_path_factory.mktemp("meldhall-data"),
+        "app.main:create_app",
+        MELDHALL_BOT_DELAY_MS="50",
+        MELDHALL_BETWEEN_HANDS_S="2",
+        MELDHALL_RECONNECT_GRACE_S="5",
+    ) as url:
+        yield url
+
+
+# Gin Rummy's first deal from this seed gives both players ten cards that make no meld: the
+# widest hand a phone must fit.
+UNMELDED_SEED = 6
+
+
+@pytest.fixture(scope="session")
+def seeded_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose every match is dealt from UNMELDED_SEED, with a pause between hands
+    long enough to look at the result and a short reconnect grace."""
+    with meldhall_server(
+        tmp_path_factory.mktemp("meldhall-seeded"),
+        "tests.browser.seeded_app:create",
+        MELDHALL_TEST_SEED=str(UNMELDED_SEED),
+        MELDHALL_BOT_DELAY_MS="150",
+        MELDHALL_BETWEEN_HANDS_S="60",
+        MELDHALL_RECONNECT_GRACE_S="4",
+    ) as url:
+        yield url
+
+
 # Package scope: Playwright's sync API keeps an event loop running in the main thread while it
 # is open, which would stop every asyncio test collected after the browser tests.
 @pytest.fixture(scope="package")
@@ -136,9 +164,10 @@ def new_page(browser):  # type: ignore[no-untyped-def]
     """Pages in fresh contexts (separate storage, like separate people); closed afterwards."""
     contexts = []
 
-    def make(locale: str = "en-US", viewport: dict[str, int] | None = None):  # type: ignore[no-untyped-def]
+    def make(locale: str = "en-US", viewport: dict[str, int] | None = None, **options):  # type: ignore[no-untyped-def]
+        """options: more of Playwright's context options (is_mobile, has_touch, ...)."""
         context = browser.new_context(
-            locale=locale, viewport=viewport or {"width": 1280, "height": 860}
+            locale=locale, viewport=viewport or {"width": 1280, "height": 860}, **options
         )
         context.set_default_timeout(WAIT_TIMEOUT_MS)
         contexts.append(context)
@@ -158,8 +187,10 @@ def new_page(browser):  # type: ignore[no-untyped-def]
         context.close()
 
 
-def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
+def screenshot(page, name: str, *, full_page: bool = True) -> Path:  # type: ignore[no-untyped-def]
+    """The page into test-artifacts/screenshots/ (not kept in the repository); `full_page`
+    False takes the screen as the player sees it, with docked parts where they stick."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
+
+from app.games.rummikub.melds import read_meld
 
 ACTION_TIMEOUT_MS = 30_000
 
@@ -69,6 +72,31 @@ def join_by_link(page: Any, link: str, name: str) -> None:
 
 def press_ready(page: Any) -> None:
     page.click("#ready-button")
+
+
+def a_meld_on(rack: list[str]) -> list[str] | None:
+    """Three rack tiles that read as a meld in some order, in that order."""
+    for three in itertools.combinations(rack, 3):
+        for order in itertools.permutations(three):
+            if read_meld(list(order)).valid:
+                return list(order)
+    return None
+
+
+# The page's seat is to act in its Gin Rummy table, or the match is over.
+GIN_MY_TURN_OR_OVER = """() => {
+  const state = window.meldhall?.store?.state;
+  if (!state?.game) return false;
+  if (state.room.status !== "playing") return true;
+  return state.game.tables[0].turn === state.you.seat;
+}"""
+
+# The page's seat is to act in Rummikub, or the round is over.
+RUMMIKUB_MY_TURN_OR_OVER = """() => {
+  const game = window.meldhall?.store?.state?.game;
+  const seat = window.meldhall?.store?.state?.you?.seat;
+  return Boolean(game) && (game.phase !== "playing" || game.turn.seat === seat);
+}"""
 
 
 # The rule documents' own Chinese terms, which the client must use.

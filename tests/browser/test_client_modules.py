@@ -214,3 +214,221 @@ def test_client_meld_reading_agrees_with_the_engine(module_page) -> None:  # typ
     )
     expected = [[read_meld(meld).kind, read_meld(meld).value] for meld in melds]
     assert readings == expected
+
+
+def test_every_server_error_code_has_words_in_both_languages(module_page) -> None:  # type: ignore[no-untyped-def]
+    from app.api.error_codes import ERROR_CODES
+
+    for name in ("en", "zh-CN"):
+        table = load_table(module_page, name)
+        missing = sorted(code for code in ERROR_CODES if f"error.{code}" not in table)
+        assert missing == [], f"{name}.js has no words for {missing}"
+
+
+def moves(page, before, after):  # type: ignore[no-untyped-def]
+    return page.evaluate(
+        """async ([before, after]) => {
+            const m = await import('/js/move_log.js');
+            return m.movesBetween(before, after);
+        }""",
+        [before, after],
+    )
+
+
+def gin_view(**table):  # type: ignore[no-untyped-def]
+    base = {
+        "hand": 1,
+        "turn": 1,
+        "phase": "draw",
+        "stock_count": 31,
+        "discard_pile": ["H5"],
+        "players": [{"seat": 0, "card_count": 10}, {"seat": 1, "card_count": 10}],
+        "outcome": None,
+    }
+    return {"game": "gin_rummy", "hand_number": 1, "tables": [{**base, **table}]}
+
+
+def test_gin_moves_are_read_from_two_documents(module_page) -> None:  # type: ignore[no-untyped-def]
+    eleven = [{"seat": 0, "card_count": 10}, {"seat": 1, "card_count": 11}]
+    drawn = gin_view(stock_count=30, phase="discard", players=eleven)
+    assert moves(module_page, gin_view(), drawn) == [
+        {"seat": 1, "action": {"type": "draw", "source": "stock"}}
+    ]
+    took = gin_view(discard_pile=[], phase="discard", players=eleven)
+    assert moves(module_page, gin_view(), took) == [
+        {"seat": 1, "action": {"type": "draw", "source": "discard"}, "card": "H5"}
+    ]
+    discarded = gin_view(discard_pile=["H5", "C9"], turn=0)
+    assert moves(module_page, drawn, discarded) == [
+        {"seat": 1, "action": {"type": "discard", "card": "C9"}, "card": "C9"}
+    ]
+    passed = gin_view(phase="upcard_offer", turn=0)
+    assert moves(module_page, gin_view(phase="upcard_offer"), passed) == [
+        {"seat": 1, "action": {"type": "pass"}}
+    ]
+    knocked = gin_view(phase="over", turn=None, outcome={"ending": "undercut", "knocker": 1})
+    assert moves(module_page, drawn, knocked) == [{"seat": 1, "action": {"type": "knock"}}]
+    dealt = {**gin_view(), "hand_number": 2}
+    assert moves(module_page, gin_view(), dealt) == [
+        {"seat": None, "action": {"type": "next_hand"}, "hand": 2}
+    ]
+    assert moves(module_page, gin_view(), gin_view()) == []
+    # A document that changed elsewhere (a player's connection) is no move, even on the offer.
+    offer = gin_view(phase="upcard_offer")
+    assert moves(module_page, offer, gin_view(phase="upcard_offer")) == []
+
+
+def rummikub_view(table, racks, turn):  # type: ignore[no-untyped-def]
+    return {
+        "game": "rummikub",
+        "round": 1,
+        "turn": turn,
+        "table": [{"tiles": tiles} for tiles in table],
+        "seats": [{"seat": seat, "rack_size": size} for seat, size in enumerate(racks)],
+    }
+
+
+def test_a_rummikub_turn_is_read_when_it_ends(module_page) -> None:  # type: ignore[no-untyped-def]
+    start = rummikub_view([["R1a", "R2a", "R3a"]], [14, 14], {"seat": 1, "number": 4})
+    during = {**start, "tentative": {"table": [["R1a"]]}}
+    assert moves(module_page, start, during) == []
+    laid = rummikub_view(
+        [["R1a", "R2a", "R3a", "R4b"], ["K9a", "B9b", "Y9a"]], [14, 10], {"seat": 0, "number": 5}
+    )
+    assert moves(module_page, start, laid) == [
+        {
+            "seat": 1,
+            "action": {"type": "laid", "tiles": ["R4b", "K9a", "B9b", "Y9a"]},
+            "tiles": ["R4b", "K9a", "B9b", "Y9a"],
+        }
+    ]
+    drew = rummikub_view([["R1a", "R2a", "R3a"]], [14, 15], {"seat": 0, "number": 5})
+    assert moves(module_page, start, drew) == [{"seat": 1, "action": {"type": "draw"}}]
+    penalty = rummikub_view([["R1a", "R2a", "R3a"]], [14, 17], {"seat": 0, "number": 5})
+    assert moves(module_page, start, penalty) == [{"seat": 1, "action": {"type": "draw", "n": 3}}]
+    passed = rummikub_view([["R1a", "R2a", "R3a"]], [14, 14], {"seat": 0, "number": 5})
+    assert moves(module_page, start, passed) == [{"seat": 1, "action": {"type": "pass"}}]
+
+
+def test_the_move_log_words_moves_as_the_replay_does(module_page) -> None:  # type: ignore[no-untyped-def]
+    words = module_page.evaluate(
+        """async () => {
+            const {actionText} = await import('/js/action_text.js');
+            const {setLanguage} = await import('/js/i18n.js');
+            const say = () => [
+                actionText('gin_rummy', {type: 'discard', card: 'H7'}),
+                actionText('gin_rummy', {type: 'knock'}),
+                actionText('rummikub', {type: 'laid', tiles: ['R5a', 'J1']}),
+                actionText('rummikub', {type: 'draw', n: 3}),
+                actionText('rummikub', {type: 'laid', tiles: ['K6b']}),
+            ];
+            setLanguage('en');
+            const english = say();
+            setLanguage('zh-CN');
+            const chinese = say();
+            setLanguage('en');
+            return {english, chinese};
+        }"""
+    )
+    assert words["english"] == [
+        "discards the 7 of hearts",
+        "knocks",
+        "lays 2 tiles: red 5, joker",
+        "draws 3 tiles",
+        "lays a tile: black 6",
+    ]
+    assert words["chinese"] == [
+        "弃掉红心7",
+        "敲牌",
+        "出了 2 枚牌：红色5、百搭牌",
+        "抽了 3 枚牌",
+        "出了 1 枚牌：黑色6",
+    ]
+
+
+def test_the_chinese_tables_say_ju_for_a_hand_and_use_the_tables_words(module_page) -> None:  # type: ignore[no-untyped-def]
+    chinese = load_table(module_page, "zh-CN")
+    rules = module_page.evaluate("async () => (await import('/js/lang/rules.js')).default['zh-CN']")
+    text = json.dumps([chinese, rules], ensure_ascii=False)
+    # A hand of Gin Rummy is a 局; 手 stays only in 手牌, 手中 (the cards held), 先手 and 对手.
+    leftover = re.sub("手牌|手中|先手|对手|手动", "", text)
+    assert "手" not in leftover
+    # The replay's words are the table's: 弃掉, 牌库, 抽, 新组合 (not 打出, 牌堆, 摸, 新牌组).
+    for stiff in ("打出{card}", "(?<!弃)牌堆", "摸", "新牌组"):
+        assert not re.search(stiff, text), stiff
+    assert "破冰" in text
+
+
+def test_tile_colours_read_at_4_5_to_1_on_the_tile(module_page) -> None:  # type: ignore[no-untyped-def]
+    ratios = module_page.evaluate(
+        """async () => {
+            for (const sheet of ['base', 'tiles']) {
+                const link = document.createElement('link');
+                link.rel = 'stylesheet';
+                link.href = `/css/${sheet}.css`;
+                document.head.append(link);
+                await new Promise((done) => link.addEventListener('load', done));
+            }
+            const {tileElement} = await import('/js/views/tiles.js');
+            const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+            const luminance = ([r, g, b]) => {
+                const lin = (c) => (c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+                return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+            };
+            const ratio = (a, b) => {
+                const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+                return (hi + 0.05) / (lo + 0.05);
+            };
+            const out = {};
+            const cases = [['R5a', false], ['B5a', false], ['K5a', false], ['Y5a', false],
+                           ['Y5a', true], ['R5a', true]];
+            for (const [tile, fresh] of cases) {
+                const element = tileElement(tile, {fresh});
+                document.body.append(element);
+                const style = getComputedStyle(element);
+                const stops = style.backgroundImage.match(/rgba?\\([^)]*\\)/g).map(rgb);
+                const ink = rgb(style.color);
+                const worst = Math.min(...stops.map((stop) => ratio(ink, stop)));
+                out[`${tile}${fresh ? ' fresh' : ''}`] = worst;
+                element.remove();
+            }
+            return out;
+        }"""
+    )
+    low = {tile: round(value, 2) for tile, value in ratios.items() if value < 4.5}
+    assert low == {}, ratios
+
+
+def test_a_drag_held_at_the_windows_edge_scrolls_to_a_far_target(browser, static_url) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 800, "height": 600})
+    page = context.new_page()
+    try:
+        page.goto(f"{static_url}/css/base.css")
+        page.evaluate(
+            """async () => {
+                document.body.innerHTML = `<div id="root">
+                  <div data-drop="far" style="height: 80px; background: #ccc">far</div>
+                  <div style="height: 3000px"></div>
+                  <button data-drag="piece" id="piece" style="width: 80px">piece</button>
+                </div>`;
+                const {enableDrag} = await import('/js/views/drag.js');
+                window.dropped = null;
+                enableDrag(document.getElementById('root'), (source, target) => {
+                    window.dropped = [source.dataset.drag, target.dataset.drop];
+                });
+                document.getElementById('piece').scrollIntoView({block: 'end'});
+            }"""
+        )
+        start = page.locator("#piece").bounding_box()
+        x, y = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        for step in range(1, 11):
+            page.mouse.move(x, y - (y - 4) * step / 10)
+        # Held at the top edge, the page scrolls up by itself until the far target shows.
+        page.wait_for_function("window.scrollY === 0")
+        page.mouse.move(x, 40)
+        page.mouse.up()
+        assert page.evaluate("window.dropped") == ["piece", "far"]
+    finally:
+        context.close()

@@ -3,8 +3,10 @@ line and shutout bonuses, and the room offers a rematch."""
 
 from __future__ import annotations
 
+import re
+
 from tests.browser.conftest import screenshot
-from tests.browser.flows import create_room, press_ready, state, version, wait_past
+from tests.browser.flows import create_room, state, version, wait_past
 
 # The match is bounded by Alice's moves, not by the clock (which a loaded machine stretches):
 # a hand gives her at most 17 draws, 17 discards and an upcard before its stock runs out, and
@@ -49,7 +51,7 @@ def test_a_gin_match_ends_with_bonuses_and_a_rematch(new_page, server_url) -> No
         bots={1: "easy"},
         options={"target": 1},
     )
-    press_ready(page)
+    # Alone with a bot, nobody has to say ready: the match starts at once.
     page.wait_for_selector(".gin-table")
     for _ in range(MAX_OWN_MOVES):
         page.wait_for_function(MY_TURN_OR_OVER, timeout=BOT_TURN_MS)
@@ -61,6 +63,14 @@ def test_a_gin_match_ends_with_bonuses_and_a_rematch(new_page, server_url) -> No
     assert state(page)["room"]["status"] == "finished"
     result = state(page)["game"]["result"]
     page.wait_for_selector("#match-winner")
+    # The winner's banner comes first on the table and is brought into view.
+    page.wait_for_function(
+        """() => { const box = document.querySelector('#match-banner').getBoundingClientRect();
+                   return box.top >= 0 && box.bottom <= window.innerHeight; }"""
+    )
+    winner = page.locator("#match-winner").inner_text()
+    won = r".+ wins the match, \d+ to \d+!|The match ends level, \d+ : \d+\."
+    assert re.fullmatch(f"★ ({won})", winner), winner
     board = page.locator("#scoreboard").inner_text()
     for row in ("Game bonus", "Line bonus", "Shutout bonus", "Final score"):
         assert row in board

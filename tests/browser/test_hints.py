@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from app.bots.rummikub_solver import solve
 from tests.browser.conftest import screenshot
-from tests.browser.flows import create_room, press_ready, state, version, wait_past
+from tests.browser.flows import create_room, state, version, wait_past
 
 
 def test_a_gin_hint_marks_the_move_on_the_table(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
     page = new_page("en-US")
     create_room(page, server_url, game="gin_rummy", name="Gina", bots={1: "easy"})
-    press_ready(page)
     page.click("#hint-button")
     page.wait_for_selector("#hint-text")
     assert page.locator("#hint-text").inner_text().startswith("Hint:")
@@ -66,7 +65,6 @@ def test_a_rummikub_hint_shows_the_table_and_apply_plays_it(new_page, server_url
             bots={1: "easy"},
             options={"initial_meld_points": 1},
         )
-        press_ready(page)
         page.click("#hint-button")
         assert page.locator("#hint-button").inner_text() in ("提示", "思考中…")
         page.wait_for_selector("#hint-panel")
@@ -94,7 +92,6 @@ def test_a_rummikub_hint_shows_the_table_and_apply_plays_it(new_page, server_url
 def test_a_room_without_hints_offers_no_hint_button(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
     page = new_page("en-US")
     create_room(page, server_url, game="rummikub", name="Nora", bots={1: "easy"}, hints=False)
-    press_ready(page)
     page.wait_for_selector("#end-turn")
     assert state(page)["room"]["hints"] is False
     assert page.locator("#hint-button").count() == 0

@@ -83,7 +83,7 @@ def test_a_finished_match_is_listed_and_replayed_step_by_step(new_page, server_u
     page.wait_for_function("document.querySelector('#step-line').textContent.startsWith('第 1 步')")
     # The step is told in words of the page's language, not as the raw logged action.
     first = httpx.get(f"{server_url}/api/matches/{match_id}/replay").json()["steps"][0]["action"]
-    words = {"draw": "摸一张牌", "pass": "过", "play": "摆出", "end_turn": "结束回合"}
+    words = {"draw": "抽一枚牌", "pass": "跳过", "play": "把桌面摆成", "end_turn": "结束回合"}
     line = page.locator("#step-line").inner_text()
     assert words[first["type"]] in line, line
     assert "=" not in line, line

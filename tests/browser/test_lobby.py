@@ -1,12 +1,13 @@
 """The lobby: public rooms waiting for players are listed and joined from there, a private room
-is not listed, and an empty seat is given to a bot from the room page."""
+is not listed (and a room made with the form's defaults is private), and an empty seat is given
+to a bot from the room page."""
 
 from __future__ import annotations
 
 import httpx
 
 from tests.browser.conftest import screenshot
-from tests.browser.flows import create_room, press_ready
+from tests.browser.flows import create_room
 
 
 def open_room(base: str, *, public: bool) -> str:
@@ -37,6 +38,27 @@ def test_a_public_room_is_listed_and_joined_from_the_lobby(new_page, server_url)
     assert page.locator('.seat[data-seat="0"] .seat-name').inner_text() == "Host"
 
 
+def test_a_room_made_with_the_defaults_is_not_in_a_strangers_lobby(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    friend = new_page("en-US")
+    friend.goto(f"{server_url}/")
+    friend.wait_for_selector("#create-room")
+    assert not friend.is_checked("#create-public")
+    link = create_room(friend, server_url, game="gin_rummy", name="Fran")
+    room = link.rstrip("/").split("/r/")[1]
+    assert httpx.get(f"{server_url}/api/rooms/{room}").json()["public"] is False
+
+    stranger = new_page("en-US")
+    with stranger.expect_response(lambda r: r.url.endswith("/api/rooms")) as answer:
+        stranger.goto(f"{server_url}/")
+    listed = [r["room_id"] for r in answer.value.json()["rooms"]]
+    assert room not in listed
+    # The page shows what it was sent (other tests' public rooms, or none), without the room.
+    stranger.wait_for_function(
+        "(n) => document.querySelectorAll('.room-item').length === n", arg=len(listed)
+    )
+    assert stranger.locator(f'.room-item[data-room="{room}"]').count() == 0
+
+
 def test_an_empty_seat_is_given_to_a_bot_from_the_room(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
     page = new_page("en-US")
     create_room(page, server_url, game="rummikub", name="Rita", players=3, bots={1: "easy"})
@@ -46,6 +68,7 @@ def test_an_empty_seat_is_given_to_a_bot_from_the_room(new_page, server_url) -> 
     empty.locator("button.add-bot").click()
     page.wait_for_selector('.seat[data-seat="2"][data-kind="bot"]')
     assert "hard" in page.locator('.seat[data-seat="2"]').inner_text()
-    press_ready(page)
+    # The last seat filled with a bot and nobody else to wait for: the match starts.
     page.wait_for_selector(".rummikub")
-    assert page.locator(".rk-player").count() == 3
+    assert page.locator("#ready-button").count() == 0
+    assert page.locator(".seat .rack-size").count() == 3

@@ -5,11 +5,8 @@ and the round's scoring at the end."""
 
 from __future__ import annotations
 
-import itertools
-
-from app.games.rummikub.melds import read_meld
 from tests.browser.conftest import screenshot
-from tests.browser.flows import create_room, press_ready, state, version, wait_past
+from tests.browser.flows import a_meld_on, create_room, state, version, wait_past
 
 # The match is bounded by turns, not by the clock (which a loaded machine stretches): each of
 # Rita's turns draws one of the pool's 106 - 3 * 7 = 85 tiles, and once the pool is empty a
@@ -21,15 +18,6 @@ MY_TURN_OR_OVER = """() => {
   const game = window.meldhall?.store?.state?.game;
   return Boolean(game) && (game.phase !== "playing" || game.turn.seat === 0);
 }"""
-
-
-def a_meld_on(rack: list[str]) -> list[str] | None:
-    """Three rack tiles that read as a meld in some order, in that order."""
-    for three in itertools.combinations(rack, 3):
-        for order in itertools.permutations(three):
-            if read_meld(list(order)).valid:
-                return list(order)
-    return None
 
 
 def drag(page, source: str, target: str, **where) -> None:  # type: ignore[no-untyped-def]
@@ -64,6 +52,8 @@ def lay_split_and_join(page, tiles: list[str]) -> None:  # type: ignore[no-untyp
     assert "invalid" in right.get_attribute("class").split()
     assert left.locator(".meld-mark.bad").inner_text().strip() != ""
     assert page.locator("#end-turn").is_disabled()
+    # What is wrong names the meld, not the server's first complaint.
+    assert page.locator("#problem").inner_text().startswith(f"Meld {first + 1} (")
     screenshot(page, "rummikub-invalid-after-split")
 
     box = right.bounding_box()
@@ -85,6 +75,35 @@ def lay_split_and_join(page, tiles: list[str]) -> None:  # type: ignore[no-untyp
     wait_past(page, before)
 
 
+def place_and_undo_by_keys(page) -> None:  # type: ignore[no-untyped-def]
+    """A rack tile to a new meld in three keys (focus, Enter, N), then U takes the turn back."""
+    rack = state(page)["game"]["rack"]
+    page.locator("#rack .tile").first.focus()
+    tile = page.evaluate("document.activeElement.dataset.tile")
+    page.keyboard.press("Enter")
+    assert page.locator(f'#rack .tile[data-tile="{tile}"]').get_attribute("aria-pressed") == "true"
+    before = version(page)
+    page.keyboard.press("n")
+    wait_past(page, before)
+    assert [tile] in [meld["tiles"] for meld in state(page)["game"]["tentative"]["table"]]
+    before = version(page)
+    page.keyboard.press("u")
+    wait_past(page, before)
+    assert sorted(state(page)["game"]["rack"]) == sorted(rack)
+
+
+def table_tile_refused_on_the_rack(page) -> None:  # type: ignore[no-untyped-def]
+    """A tile that was on the table before this turn, dropped on the rack, stays and is said
+    to have to stay."""
+    tile = page.locator("#rk-table .tile").first
+    name = tile.get_attribute("data-tile")
+    tile.drag_to(page.locator("#rack"))
+    refusal = page.locator('.toast-error[data-code="tile_not_laid_this_turn"]')
+    refusal.wait_for()
+    assert "this turn" in refusal.inner_text()
+    assert page.locator(f'#rk-table .tile[data-tile="{name}"]').count() == 1
+
+
 def test_a_person_plays_rummikub_against_bots_with_drags(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
     page = new_page("en-US")
     create_room(
@@ -96,17 +115,22 @@ def test_a_person_plays_rummikub_against_bots_with_drags(new_page, server_url) -
         bots={1: "easy", 2: "normal"},
         options={"initial_meld_points": 1, "tiles_per_player": 7},
     )
-    press_ready(page)
     page.wait_for_selector(".rummikub")
     screenshot(page, "rummikub-table")
 
-    laid = False
+    laid = by_keys = refused = False
     for _ in range(MAX_OWN_TURNS):
         page.wait_for_function(MY_TURN_OR_OVER, timeout=BOT_TURNS_MS)
         game = state(page)["game"]
         if game["phase"] != "playing":
             break
         page.wait_for_selector("#draw-tile, #pass-turn")
+        if not by_keys:
+            place_and_undo_by_keys(page)
+            by_keys = True
+        if laid and not refused and game["table"]:
+            table_tile_refused_on_the_rack(page)
+            refused = True
         meld = None if laid else a_meld_on(game["rack"])
         if meld:
             lay_split_and_join(page, meld)
@@ -119,9 +143,14 @@ def test_a_person_plays_rummikub_against_bots_with_drags(new_page, server_url) -
         raise AssertionError(f"the match was still on after {MAX_OWN_TURNS} of Rita's turns")
 
     assert laid, "no three-tile meld came to the rack in the whole match"
+    assert refused, "the match ended before a turn after the meld was laid"
     page.wait_for_selector("#round-result")
     assert state(page)["game"]["phase"] == "match_over"
     assert page.locator("#match-winner").is_visible()
+    page.wait_for_function(
+        """() => { const box = document.querySelector('#match-banner').getBoundingClientRect();
+                   return box.top >= 0 && box.bottom <= window.innerHeight; }"""
+    )
     assert page.locator("#round-result .racks li").count() == 3
     screenshot(page, "rummikub-match-over")
     assert page.console_errors == []

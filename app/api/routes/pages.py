@@ -1,20 +1,51 @@
-"""The browser client's entry page, also under the paths of invite and history links."""
+"""The browser client's entry page, also under the paths of invite and history links, and the
+client's static files, with the app's own not-found page for an unknown address."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.types import Scope
 
 from app.resources import STATIC
 
+# Paths that belong to programs: an unknown one keeps answering with the JSON error body.
+API_PREFIXES = ("/api/", "/ws/")
 router = APIRouter(include_in_schema=False)
 
 
-def index() -> Response:
+def index(status_code: int = 200) -> Response:
     page = STATIC / "index.html"
     if page.is_file():
-        return FileResponse(page, media_type="text/html")
-    return HTMLResponse("<!doctype html><title>meldhall</title><p>meldhall is running.</p>")
+        return FileResponse(page, status_code=status_code, media_type="text/html")
+    return HTMLResponse(
+        "<!doctype html><title>meldhall</title><p>meldhall is running.</p>",
+        status_code=status_code,
+    )
+
+
+def wants_page(scope: Scope) -> bool:
+    """A browser opening an address (not a program, a script or a stylesheet request)."""
+    path: str = scope.get("path", "")
+    if path.startswith(API_PREFIXES) or scope.get("method") not in ("GET", "HEAD"):
+        return False
+    accept = b"".join(value for name, value in scope.get("headers", ()) if name == b"accept")
+    return b"text/html" in accept
+
+
+class ClientFiles(StaticFiles):
+    """static/ as files; a browser asking for an address that is nothing gets the client's page
+    with status 404, and the client's router shows its not-found page."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        try:
+            return await super().get_response(path, scope)
+        except HTTPException as exc:
+            if exc.status_code != 404 or not wants_page(scope):
+                raise
+            return index(status_code=404)
 
 
 @router.get("/")
@@ -34,6 +65,5 @@ async def history_page(rest: str = "") -> Response:
 
 
 @router.get("/rules")
-@router.get("/rules/{rest:path}")
-async def rules_page(rest: str = "") -> Response:
+async def rules_page() -> Response:
     return index()

@@ -1,5 +1,6 @@
 // The rules of both games as meldhall plays them, in each language. Each section is a title and
-// a list of paragraphs; a paragraph starting with "- " is a list item.
+// a list of paragraphs; a paragraph starting with "- " is a list item; {cards:H8 S8} and
+// {tiles:R7 J} are drawn as pictures of those cards and tiles.
 
 const en = {
   gin_rummy: [
@@ -9,8 +10,8 @@ const en = {
       "The aim: arrange your hand into melds and keep the points of the cards left over (your deadwood) low.",
     ]],
     ["Melds", [
-      "- A set: 3 or 4 cards of the same rank, e.g. H8 S8 D8.",
-      "- A run: 3 or more cards of one suit in sequence, e.g. H1 H2 H3 or C6 C7 C8 C9. The ace is low only: Q K A is not a run.",
+      "- A set: 3 or 4 cards of the same rank, e.g. {cards:H8 S8 D8}.",
+      "- A run: 3 or more cards of one suit in sequence, e.g. {cards:H1 H2 H3} or {cards:C6 C7 C8 C9}. The ace is low only: {cards:S12 S13 S1} is not a run.",
       "- Each card belongs to at most one meld. Cards in no meld are deadwood.",
       "meldhall sorts your hand into the melds that leave the least deadwood and shows the deadwood as you play.",
     ]],
@@ -44,9 +45,9 @@ const en = {
       "The aim: be the first to empty your rack.",
     ]],
     ["Melds", [
-      "- A group: 3 or 4 tiles of the same number in different colours, e.g. R7 B7 K7.",
-      "- A run: 3 or more tiles of one colour in sequence, e.g. Y3 Y4 Y5 Y6. 1 is low only: 13 does not wrap to 1.",
-      "- A joker stands for any tile a meld needs. meldhall shows what each joker stands for.",
+      "- A group: 3 or 4 tiles of the same number in different colours, e.g. {tiles:R7 B7 K7}.",
+      "- A run: 3 or more tiles of one colour in sequence, e.g. {tiles:Y3 Y4 Y5 Y6}. 1 is low only: 13 does not wrap to 1.",
+      "- A joker {tiles:J} stands for any tile a meld needs, e.g. {tiles:B9 J B11}. meldhall shows what each joker stands for.",
     ]],
     ["Your turn", [
       "Lay tiles from your rack onto the table as new melds or onto existing melds, and rearrange the table as you like. When you end your turn every meld on the table must be valid, and you must have laid at least one tile from your rack.",
@@ -76,8 +77,8 @@ const zh = {
       "目标：把手牌组成组合，并尽量减少不属于任何组合的牌（散牌）的点数。",
     ]],
     ["组合", [
-      "- 同点组合：三张或四张点数相同的牌，例如 H8 S8 D8。",
-      "- 顺子：同一花色的连续三张或更多牌，例如 H1 H2 H3 或 C6 C7 C8 C9。A 始终为最小，Q K A 不是顺子。",
+      "- 同点组合：三张或四张点数相同的牌，例如 {cards:H8 S8 D8}。",
+      "- 顺子：同一花色的连续三张或更多牌，例如 {cards:H1 H2 H3} 或 {cards:C6 C7 C8 C9}。A 始终为最小，{cards:S12 S13 S1} 不是顺子。",
       "- 每张牌只能属于一个组合。不属于任何组合的牌就是散牌。",
       "meldhall 会把你的手牌自动排成散牌最少的组合，并随时显示散牌点数。",
     ]],
@@ -85,9 +86,9 @@ const zh = {
       "第一回合：非发牌玩家可以拿起明牌或跳过；如果跳过，发牌人可以做同样选择；如果双方都跳过，先手玩家从牌库抽牌。",
       "每回合：先抽一张牌（从牌库或弃牌堆顶），再弃一张牌到弃牌堆。本回合从弃牌堆拿的牌不能马上弃回。",
       "对手从弃牌堆拿走的牌会显示给你：这些牌是公开的。",
-      "如果弃牌后牌库只剩两张牌且没有人敲牌，本手牌为平局，双方都不得分。",
+      "如果弃牌后牌库只剩两张牌且没有人敲牌，本局为平局，双方都不得分。",
     ]],
-    ["结束一手牌：敲牌、清牌、大清牌", [
+    ["结束一局：敲牌、清牌、大清牌", [
       "- 敲牌：弃牌后散牌点数不超过 10 点（房间的敲牌上限）时，把一张牌面朝下弃出，并摊开手牌。只有合法时 meldhall 才会提供敲牌按钮，并显示敲牌时的散牌点数。",
       "- 清牌（Gin）：10 张牌全部组成组合，没有散牌。",
       "- 大清牌（Big Gin）：抽牌后 11 张牌全部组成组合，直接摊牌，不用弃牌。",
@@ -97,12 +98,12 @@ const zh = {
       "- 敲牌分：敲牌者得到双方散牌点数的差值。",
       "- 反扣：如果对手的散牌点数小于或等于敲牌者，对手得到差值再加 25 分。清牌永远不会被反扣。",
       "- 清牌：对手的散牌点数加 25 分。大清牌：对手的散牌点数加 31 分。",
-      "- 某位玩家达到 100 分时比赛结束。比赛奖励 100 分；每赢一手牌获得 25 分局胜奖励。",
-      "- 全胜奖励：如果获胜者赢得了每一手牌（且没有平局），在加局胜奖励之前，每手的分数先翻倍。",
+      "- 某位玩家达到 100 分时比赛结束。比赛奖励 100 分；每赢一局获得 25 分局胜奖励。",
+      "- 全胜奖励：如果获胜者赢下了每一局（且没有平局），在加局胜奖励之前，每局的分数先翻倍。",
       "房主可以修改这些数字；大厅会显示每个选项及其默认值。",
     ]],
     ["三人或四人", [
-      "三人时，发牌人轮流坐在一旁不参加该手牌。四人时分成两组，两桌同时进行，把队友的分数相加。",
+      "三人时，发牌人轮流坐在一旁，不参加这一局。四人时分成两组，两桌同时进行，把队友的分数相加。",
     ]],
   ],
   rummikub: [
@@ -111,17 +112,17 @@ const zh = {
       "目标：最先打光自己牌架上的数字牌。",
     ]],
     ["组合", [
-      "- 组：3 或 4 枚数字相同、颜色不同的数字牌，例如 红7 蓝7 黑7。",
-      "- 顺：同一种颜色、3 枚或更多连续数字的数字牌，例如 黄3 黄4 黄5 黄6。1 只能在最小端，13 之后不能接 1。",
-      "- 百搭牌可以代替组合需要的任意数字牌。meldhall 会显示每枚百搭牌代表的牌。",
+      "- 组：3 或 4 枚数字相同、颜色不同的数字牌，例如 {tiles:R7 B7 K7}。",
+      "- 顺：同一种颜色、3 枚或更多连续数字的数字牌，例如 {tiles:Y3 Y4 Y5 Y6}。1 只能在最小端，13 之后不能接 1。",
+      "- 百搭牌 {tiles:J} 可以代替组合需要的任意数字牌，例如 {tiles:B9 J B11}。meldhall 会显示每枚百搭牌代表的牌。",
     ]],
     ["你的回合", [
       "把牌架上的数字牌放到桌面上组成新组合，或加入已有组合，也可以重新排列桌面。结束回合时，桌面上的每个组合都必须合法，并且你至少打出了一枚自己牌架上的数字牌。",
       "如果无法或不想出牌，就从公共牌池抽取 1 枚数字牌，回合立即结束（本回合移动过的牌会全部复原）。",
       "公共牌池已空时，改为跳过。",
     ]],
-    ["首次出牌", [
-      "第一次出牌的组合总价值必须达到 30 分，且全部来自自己的牌架（百搭牌按其代表的数字计算）。完成首次出牌前，不能使用或重新排列桌面上已有的数字牌。",
+    ["首次出牌（破冰）", [
+      "第一次出牌（俗称“破冰”）的组合总价值必须达到 30 分，且全部来自自己的牌架（百搭牌按其代表的数字计算）。完成首次出牌前，不能使用或重新排列桌面上已有的数字牌。",
     ]],
     ["重新排列桌面", [
       "完成首次出牌后，你可以拆分顺、从四张的组中取出一枚、连接组合、在组合之间移动数字牌，也可以用实际的数字牌替换桌面上的百搭牌；换下的百搭牌必须在同一回合再次打出。",

@@ -4,7 +4,7 @@ import { cardName, cardParts } from "../game_text.js";
 import { t } from "../i18n.js";
 import { h } from "./dom.js";
 
-// options: {drag, selected, disabled, small, onclick, extraClass, label}
+// options: {drag, selected, disabled, small, onclick, ondblclick, extraClass, label}
 export function cardElement(card, options = {}) {
   const { suit, label, symbol } = cardParts(card);
   const red = suit === "H" || suit === "D";
@@ -16,6 +16,7 @@ export function cardElement(card, options = {}) {
       class: [
         "card",
         red ? "red" : "black",
+        `suit-${suit}`,
         options.small ? "small" : "",
         options.selected ? "selected" : "",
         options.extraClass ?? "",

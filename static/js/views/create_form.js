@@ -90,7 +90,8 @@ export function createRoomForm(box, { navigate }) {
     players: 2,
     options: {},
     seats: {},
-    public: true,
+    // Private unless chosen: a friends' room is reached by its invite link, not by strangers.
+    public: false,
     spectators: true,
     hints: true,
   };

@@ -2,7 +2,7 @@
 // match scoreboard (hands, totals, line, game and shutout bonuses).
 
 import { cardName } from "../game_text.js";
-import { t } from "../i18n.js";
+import { listText, t } from "../i18n.js";
 import { cardElement } from "./cards.js";
 import { h } from "./dom.js";
 
@@ -31,9 +31,19 @@ function playerLayout(player, outcome, layoffsOnto, seatName) {
     ),
     h("div.deadwood", {}, t("gin.deadwood_n", { n: player.deadwood_points })),
     player.layoffs.length
-      ? h("div.muted", {}, t("gin.laid_off", { cards: player.layoffs.map((l) => cardName(l.card)).join(", ") }))
+      ? h("div.muted", {}, t("gin.laid_off", { cards: listText(player.layoffs.map((l) => cardName(l.card))) }))
       : null,
   );
+}
+
+// The hand's end in one sentence: "Ann knocked and scores 12."
+export function outcomeSummary(outcome, seatName) {
+  if (outcome.ending === "draw") return t("gin.result.draw");
+  return t(`gin.result.${outcome.ending}`, {
+    winner: seatName(outcome.winner),
+    knocker: seatName(outcome.knocker),
+    points: outcome.points,
+  });
 }
 
 export function handOutcome(outcome, seatName) {
@@ -42,14 +52,7 @@ export function handOutcome(outcome, seatName) {
   for (const layoff of defender?.layoffs ?? []) {
     (layoffsOnto[layoff.meld] ??= []).push(layoff.card);
   }
-  const summary =
-    outcome.ending === "draw"
-      ? t("gin.result.draw")
-      : t(`gin.result.${outcome.ending}`, {
-          winner: seatName(outcome.winner),
-          knocker: seatName(outcome.knocker),
-          points: outcome.points,
-        });
+  const summary = outcomeSummary(outcome, seatName);
   const breakdown =
     outcome.ending === "draw"
       ? null
@@ -102,14 +105,22 @@ export function matchScoreboard(game, seatName) {
       h("tr.total.final", {}, h("th", {}, t("gin.final_total")), result.sides.map((s) => h("td", {}, String(s.total))), h("td")),
     ];
   }
-  const winnerSide = result?.winner_side;
   return h(
     "section.scoreboard",
     { id: "scoreboard" },
     h("h3", {}, t("gin.scoreboard")),
-    result
-      ? h("p.match-winner", { id: "match-winner" }, winnerSide === null ? t("gin.match_tied") : t("gin.match_won", { name: sideName(sides[winnerSide], seatName) }))
-      : null,
     h("table.scores", {}, h("thead", {}, head), h("tbody", {}, rows, totals, final)),
   );
+}
+
+// "Ann wins the match 187 to 45!", or null while the match goes on.
+export function matchWinnerText(game, seatName) {
+  const result = game.result;
+  if (!result) return null;
+  const sides = game.sides ?? [];
+  const totals = result.sides.map((side) => side.total);
+  if (result.winner_side === null) return t("gin.match_tied_score", { score: totals.join(" : ") });
+  const winner = totals[result.winner_side];
+  const others = totals.filter((_, index) => index !== result.winner_side).join(" : ");
+  return t("gin.match_won_score", { name: sideName(sides[result.winner_side], seatName), winner, others });
 }

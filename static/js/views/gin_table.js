@@ -1,128 +1,185 @@
-// The Gin Rummy table: the opponent, the stock and discard pile, one's own hand grouped into
-// its best melds with the live deadwood, and the moves allowed right now.
+// The Gin Rummy table: the opponent with their last move marked, the stock and discard pile,
+// one's own hand (gin_hand.js) and the moves allowed right now (the hand-ending ones in
+// gin_knock.js), the hand's result with the countdown to the next, the move log and the match
+// scoreboard.
 
+import { actionText } from "../action_text.js";
 import { cardName, seatLabel } from "../game_text.js";
 import { t } from "../i18n.js";
-import { deadwoodAfterDiscard, groupedHand } from "../rules/gin_melds.js";
 import { cardBack, cardElement } from "./cards.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
-import { handOutcome, matchScoreboard } from "./gin_results.js";
+import { createGinHand } from "./gin_hand.js";
+import { bestEnding, endingOptions } from "./gin_knock.js";
+import { handOutcome, matchScoreboard, matchWinnerText, outcomeSummary } from "./gin_results.js";
+import { createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
 import { createHint } from "./hint.js";
+import { flyFrom } from "./motion.js";
+import { createMoveList } from "./move_list.js";
 import { createMover } from "./moves.js";
+import { awayLine, awayLineElement } from "./presence.js";
+import { showError } from "./toasts.js";
+
+// Keys for a whole move in a key or two (shown in the table's key line).
+const KEYS = { s: "stock", t: "take", p: "pass", d: "discard", k: "end" };
 
 export function createGinTable(container, controller) {
   const root = h("div.gin");
   container.replaceChildren(root);
   let state = null;
-  let selected = null;
-  let fresh = null;
   // Without a controller (a replay) the table is only shown, never played.
   const live = Boolean(controller);
   const hint = createHint(controller, () => draw());
+  const log = createMoveList("gin_rummy");
+  const reveal = createRevealer();
   let suggestion = null;
+  // The other players' moves still to animate.
+  let flights = [];
 
   const seatName = (seat) => seatLabel(state?.room?.seats?.find((s) => s.seat === seat), seat);
+  const mySeat = () => state?.game?.me?.seat ?? null;
 
   const act = createMover(controller, {
     accepted: () => {
-      selected = null;
+      hand.clearSelection();
       hint.clear();
     },
     settled: () => draw(),
   });
-
-  enableDrag(root, (source, target) => {
-    const what = source.dataset.drag;
-    const where = target.dataset.drop;
-    if (what === "stock" && where === "hand") act({ type: "draw", source: "stock" });
-    else if (what === "discard" && where === "hand") act({ type: "draw", source: "discard" });
-    else if (what.startsWith("card:") && where === "discard") act({ type: "discard", card: what.slice(5) });
-  });
+  const hand = createGinHand({ act, redraw: () => draw() });
 
   function myTable(game) {
     const index = game.me?.table ?? 0;
     return game.tables?.[index] ?? game.tables?.[0] ?? null;
   }
 
+  function myTurn(table) {
+    return live && mySeat() !== null && table?.turn === mySeat();
+  }
+
+  // The draws a player may try now; a refusal says why instead of doing nothing.
+  function takeFrom(source) {
+    const table = myTable(state.game);
+    if (!myTurn(table)) return showError({ code: table?.phase === "over" ? "hand_over" : "not_your_turn" });
+    if (table.phase === "discard") return showError({ code: "already_drawn" });
+    if (table.phase === "upcard_offer") {
+      if (source === "stock") return showError({ code: "upcard_first" });
+      return act({ type: "take_upcard" });
+    }
+    return act({ type: "draw", source });
+  }
+
+  function context(table, game) {
+    const me = game.me;
+    const options = myTurn(table) && table.phase === "discard" ? discardOptions(game, table) : null;
+    return { table, game, me, options, live, hinted, suggestion, seatName };
+  }
+
   // The discard-phase moves: the server's legal actions for this seat when the document
-  // carries them (you.legal), with the deadwood each knock would leave computed here.
+  // carries them (you.legal), else the hand minus the card just taken.
   function discardOptions(game, table) {
     const me = game.me;
-    if (!live || !me || table.turn !== me.seat || table.phase !== "discard") return null;
-    const after = deadwoodAfterDiscard(me.hand);
     const legal = state.you?.legal;
-    if (Array.isArray(legal) && legal.length) {
-      const endings = legal
-        .filter((a) => a.type === "knock" || a.type === "gin")
-        .map((a) => ({ type: a.type, card: a.card, deadwood: after[a.card] }))
-        .sort((a, b) => a.deadwood - b.deadwood);
-      return {
-        playable: legal.filter((a) => a.type === "discard").map((a) => a.card),
-        endings,
-        bigGin: legal.some((a) => a.type === "big_gin"),
-      };
+    const playable = Array.isArray(legal) && legal.length
+      ? legal.filter((a) => a.type === "discard").map((a) => a.card)
+      : me.hand.filter((c) => c !== me.taken_this_turn);
+    return { playable, ...endingOptions(me, table, legal, game.config) };
+  }
+
+  enableDrag(root, (source, target, point) => {
+    const what = source.dataset.drag;
+    const where = target.dataset.drop;
+    if (what === "stock" && where === "hand") takeFrom("stock");
+    else if (what === "discard" && where === "hand") takeFrom("discard");
+    else if (what.startsWith("card:") && where === "discard") {
+      hand.discard(context(myTable(state.game), state.game), what.slice(5));
+    } else if (what.startsWith("card:") && where === "hand") hand.reorder(what.slice(5), target, point);
+  });
+
+  function onKey(event) {
+    if (!state?.game || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("input, select, textarea")) return;
+    const key = KEYS[event.key.toLowerCase()];
+    if (!key || !live || mySeat() === null) return;
+    event.preventDefault();
+    const table = myTable(state.game);
+    const ctx = context(table, state.game);
+    if (key === "stock") takeFrom("stock");
+    else if (key === "take") takeFrom("discard");
+    else if (key === "pass") {
+      if (myTurn(table) && table.phase === "upcard_offer") act({ type: "pass" });
+      else showError({ code: myTurn(table) ? "wrong_phase" : "not_your_turn" });
+    } else if (key === "discard") {
+      const focused = document.activeElement?.closest?.("#my-hand .card[data-card]")?.dataset.card;
+      const card = hand.selected ?? focused;
+      if (card) hand.discard(ctx, card);
+      else showError({ code: "pick_a_card" });
+    } else if (key === "end") {
+      const ending = ctx.options ? bestEnding(ctx.options) : null;
+      if (ending) act(ending);
+      else showError({ code: myTurn(table) && table.phase === "discard" ? "deadwood_too_high" : "wrong_phase" });
     }
-    const playable = me.hand.filter((c) => c !== me.taken_this_turn);
-    const endings = [];
-    for (const card of playable) {
-      if (after[card] === 0) endings.push({ type: "gin", card, deadwood: 0 });
-      else if (after[card] <= table.knock_limit) endings.push({ type: "knock", card, deadwood: after[card] });
-    }
-    endings.sort((a, b) => a.deadwood - b.deadwood);
-    const bigGin = game.config.big_gin_bonus > 0 && me.arrangement.deadwood_points === 0;
-    return { playable, endings, bigGin };
+  }
+  if (live) document.addEventListener("keydown", onKey);
+
+  function lastMoveLine(seat) {
+    const move = log.last(seat);
+    if (!move) return null;
+    return h("p.last-move-line", { id: `last-move-${seat}` }, t("log.last_move", { move: actionText("gin_rummy", move.action) }));
   }
 
   function opponentArea(table, game) {
-    const mySeat = game.me?.seat ?? null;
-    const others = table.players.filter((p) => p.seat !== mySeat);
-    return others.map((player) =>
-      h(
+    const others = table.players.filter((p) => p.seat !== mySeat());
+    return others.map((player) => {
+      const move = log.last(player.seat);
+      const shown = player.cards;
+      const backs = Array.from({ length: player.card_count }, (_, i) =>
+        cardBack({ small: true, extraClass: i === player.card_count - 1 && move?.action.source === "stock" ? "last-move" : "" }),
+      );
+      return h(
         "div.gin-opponent",
         { dataset: { seat: player.seat }, class: table.turn === player.seat ? "turn" : "" },
-        h("div.who", {}, seatName(player.seat), h("span.muted", {}, " · ", t("gin.cards_n", { n: player.card_count }))),
+        h("div.who", {}, t("gin.opponent_hand", { name: seatName(player.seat) }), " · ", t("gin.cards_n", { n: player.card_count })),
         h(
           "div.card-fan",
-          { "aria-label": t("gin.opponent_hand", { name: seatName(player.seat) }) },
-          player.cards
-            ? player.cards.map((card) => cardElement(card, { small: true }))
-            : Array.from({ length: player.card_count }, () => cardBack({ small: true })),
+          {},
+          shown ? shown.map((card) => cardElement(card, { small: true })) : backs,
         ),
-        player.taken_from_discard.length
+        player.taken_from_discard?.length
           ? h(
               "div.known",
               {},
-              h("span.label", {}, t("gin.took_from_discard")),
-              player.taken_from_discard.map((card) => cardElement(card, { small: true })),
+              h("span", {}, t("gin.took_from_discard")),
+              player.taken_from_discard.map((card) =>
+                cardElement(card, { small: true, extraClass: move?.card === card && move.action.type !== "discard" ? "last-move" : "" }),
+              ),
             )
           : null,
-      ),
-    );
+        lastMoveLine(player.seat),
+      );
+    });
   }
 
   function centre(table, game) {
-    const mine = live && game.me && table.turn === game.me.seat && table.players.some((p) => p.seat === game.me.seat);
+    const mine = myTurn(table);
     const canDraw = mine && table.phase === "draw";
-    const offer = mine && table.phase === "upcard_offer";
-    const top = table.discard_pile[table.discard_pile.length - 1] ?? null;
-    const canTakeDiscard = (canDraw && top) || offer;
+    const offer = table.phase === "upcard_offer";
+    const canTakeDiscard = mine && (canDraw || offer);
+    const top = table.discard_pile[table.discard_pile.length - 1];
     const stock = cardBack({
-      drag: canDraw ? "stock" : null,
-      onclick: canDraw ? () => act({ type: "draw", source: "stock" }) : null,
-      disabled: !canDraw,
+      drag: live ? "stock" : null,
+      onclick: live ? () => takeFrom("stock") : null,
       label: t("gin.stock_label", { n: table.stock_count }),
       extraClass: [canDraw ? "can-take" : "", hinted("stock") ? "hinted" : ""].join(" "),
     });
     stock.id = "stock";
+    const discardedBy = log.lastMoves().find(([, move]) => move.action.type === "discard" && move.card === top);
     const discard = top
       ? cardElement(top, {
-          drag: canDraw ? "discard" : null,
-          onclick: canTakeDiscard
-            ? () => act(offer ? { type: "take_upcard" } : { type: "draw", source: "discard" })
-            : null,
+          drag: live ? "discard" : null,
+          onclick: live ? () => takeFrom("discard") : null,
           label: t("gin.discard_label", { card: cardName(top) }),
-          extraClass: [canTakeDiscard ? "can-take" : "", hinted("discard") ? "hinted" : ""].join(" "),
+          extraClass: [canTakeDiscard ? "can-take" : "", hinted("discard") ? "hinted" : "", discardedBy ? "last-move" : ""].join(" "),
         })
       : h("span.card.empty-pile", {}, "");
     discard.id = "discard-top";
@@ -134,18 +191,24 @@ export function createGinTable(container, controller) {
         "div.pile",
         { dataset: { drop: "discard" }, id: "discard-pile" },
         discard,
-        h("span.pile-label", {}, t("gin.discard_pile")),
+        h("span.pile-label", {}, discardedBy ? t("gin.discarded_by", { name: seatName(discardedBy[0]) }) : t("gin.discard_pile")),
       ),
-      h("div.gin-status", {}, statusLine(table, game)),
+      h("div.gin-status", {}, statusLine(table)),
     );
   }
 
-  function statusLine(table, game) {
-    if (table.phase === "over") return h("p", {}, t("gin.hand_over"));
-    const mine = live && game.me && table.turn === game.me.seat;
+  // The turn line in words (also announced to screen readers).
+  function turnText(table) {
+    if (!table || table.phase === "over") return t("gin.hand_over");
+    if (myTurn(table)) return t(`gin.do.${table.phase}`);
+    return awayLine(state.room, table.turn, seatName(table.turn)) ?? t(`gin.wait.${table.phase}`, { name: seatName(table.turn) });
+  }
+
+  function statusLine(table) {
+    if (table.phase === "over") return h("p", { id: "turn-line" }, t("gin.hand_over"));
     const lines = [];
-    if (mine) {
-      lines.push(h("p.your-turn", { id: "turn-line" }, t(`gin.do.${table.phase}`)));
+    if (myTurn(table)) {
+      lines.push(h("p.your-turn", { id: "turn-line" }, turnText(table)));
       if (table.phase === "upcard_offer") {
         lines.push(
           h(
@@ -158,9 +221,10 @@ export function createGinTable(container, controller) {
       }
       lines.push(hintLine(table));
     } else {
-      lines.push(h("p", { id: "turn-line" }, t(`gin.wait.${table.phase}`, { name: seatName(table.turn) })));
+      lines.push(awayLineElement(state.room, table.turn, seatName(table.turn)) ?? h("p", { id: "turn-line" }, turnText(table)));
     }
     lines.push(h("p.muted", {}, t("gin.knock_limit", { n: table.knock_limit })));
+    if (live && mySeat() !== null) lines.push(h("p.keys", {}, t("gin.keys")));
     return lines;
   }
 
@@ -171,80 +235,7 @@ export function createGinTable(container, controller) {
       return h("p.muted.sit-out", {}, seated ? t("gin.sitting_out") : t("room.spectator_view"));
     }
     if (!table.players.some((p) => p.seat === me.seat)) return null;
-    const options = discardOptions(game, table);
-    const grouped = groupedHand(me.hand);
-    const cardFor = (card) => {
-      const canDiscard = options?.playable.includes(card);
-      return cardElement(card, {
-        drag: canDiscard ? `card:${card}` : null,
-        selected: selected === card,
-        onclick: canDiscard ? () => {
-          selected = selected === card ? null : card;
-          draw();
-        } : null,
-        ondblclick: canDiscard ? () => act({ type: "discard", card }) : null,
-        extraClass: [
-          card === me.taken_this_turn ? "taken" : "",
-          card === fresh ? "fresh" : "",
-          hinted(`card:${card}`) ? "hinted" : "",
-        ].join(" "),
-      });
-    };
-    const points = me.arrangement.deadwood_points;
-    return h(
-      "div.gin-hand",
-      { dataset: { drop: "hand" }, id: "my-hand", class: table.turn === me.seat ? "turn" : "" },
-      h(
-        "div.hand-head",
-        {},
-        h("span", {}, t("gin.your_hand", { name: seatName(me.seat) })),
-        h("span.deadwood", { id: "deadwood" }, t("gin.deadwood_n", { n: points })),
-        me.knock_deadwood !== null && me.knock_deadwood !== undefined
-          ? h("span.muted", {}, t("gin.best_knock", { n: me.knock_deadwood }))
-          : null,
-      ),
-      h(
-        "div.hand-groups",
-        {},
-        grouped.melds.map((meld) => h("div.meld-group", { "aria-label": t("gin.meld") }, meld.map(cardFor))),
-        grouped.deadwood.length
-          ? h("div.meld-group.deadwood-group", { "aria-label": t("gin.deadwood") }, grouped.deadwood.map(cardFor))
-          : null,
-      ),
-      options ? moveButtons(options) : null,
-    );
-  }
-
-  function moveButtons(options) {
-    const buttons = [];
-    if (selected && options.playable.includes(selected)) {
-      buttons.push(
-        h("button.primary", { type: "button", id: "discard-button", onclick: () => act({ type: "discard", card: selected }) }, t("gin.discard_card", { card: cardName(selected) })),
-      );
-    } else {
-      buttons.push(h("span.muted", {}, t("gin.pick_discard")));
-    }
-    for (const ending of options.endings) {
-      buttons.push(
-        h(
-          `button.${ending.type === "gin" ? "gin-button" : "knock-button"}`,
-          {
-            type: "button",
-            dataset: { card: ending.card },
-            class: suggestion?.type === ending.type && suggestion.card === ending.card ? "hinted" : "",
-            onclick: () => act({ type: ending.type, card: ending.card }),
-          },
-          ending.type === "gin"
-            ? t("gin.gin_with", { card: cardName(ending.card) })
-            : t("gin.knock_with", { card: cardName(ending.card), n: ending.deadwood }),
-        ),
-      );
-    }
-    if (options.bigGin) {
-      const big = suggestion?.type === "big_gin" ? "hinted" : "";
-      buttons.push(h("button.gin-button", { type: "button", id: "big-gin", class: big, onclick: () => act({ type: "big_gin" }) }, t("gin.big_gin")));
-    }
-    return h("div.move-buttons", {}, buttons);
+    return hand.element(context(table, game));
   }
 
   // Which part of the table the current hint points at: "stock", "discard", "pass" or "card:X".
@@ -281,14 +272,43 @@ export function createGinTable(container, controller) {
     );
   }
 
+  // The hand's result, first on the table while it is over, with the countdown to the next.
+  function outcomePanel(table) {
+    if (!table.outcome) return null;
+    const panel = handOutcome(table.outcome, seatName);
+    if (live && table === myTable(state.game)) panel.append(nextHandBar(state, controller) ?? "");
+    return panel;
+  }
+
   function tableElement(table, game) {
     return h(
       "div.gin-table",
       { dataset: { table: table.table, phase: table.phase } },
+      outcomePanel(table),
       game.tables.length > 1 ? h("h3", {}, t("gin.table_n", { n: table.table + 1 })) : null,
       h("div.felt", {}, opponentArea(table, game), centre(table, game), handArea(table, game)),
-      table.outcome ? handOutcome(table.outcome, seatName) : null,
     );
+  }
+
+  function banner(game) {
+    const text = matchWinnerText(game, seatName);
+    return text ? matchBanner(state, controller, text) : null;
+  }
+
+  // Flies each other player's last move in from where it came from.
+  function fly() {
+    for (const move of flights) {
+      const area = root.querySelector(`.gin-opponent[data-seat="${move.seat}"]`);
+      if (!area) continue;
+      if (move.action.type === "discard") {
+        flyFrom(root.querySelector("#discard-top"), area.querySelector(".card-fan").getBoundingClientRect());
+      } else if (move.action.source === "stock") {
+        flyFrom(area.querySelector(".card-fan .card.last-move"), root.querySelector("#stock")?.getBoundingClientRect());
+      } else if (move.card) {
+        flyFrom(area.querySelector(`.known .card[data-card="${move.card}"]`), root.querySelector("#discard-pile")?.getBoundingClientRect());
+      }
+    }
+    flights = [];
   }
 
   function draw() {
@@ -297,23 +317,38 @@ export function createGinTable(container, controller) {
     suggestion = hint.action(state);
     const mine = myTable(game);
     const tables = [mine, ...(game.tables ?? []).filter((tb) => tb !== mine)].filter(Boolean);
-    keepFocus(root, () => clear(root, tables.map((table) => tableElement(table, game)), matchScoreboard(game, seatName)));
+    keepFocus(root, () =>
+      clear(
+        root,
+        banner(game),
+        tables.map((table) => tableElement(table, game)),
+        log.element(seatName, { startOpen: window.innerWidth > 640 }),
+        matchScoreboard(game, seatName),
+      ),
+    );
+    fly();
+    const outcome = root.querySelector("#match-banner") ?? root.querySelector("#hand-outcome");
+    if (outcome) reveal(outcome, `${game.hand_number}:${Boolean(game.result)}`);
   }
 
   return {
     update(next) {
-      const before = state?.game?.me?.hand ?? [];
+      const before = state?.game ?? null;
       state = next;
-      const hand = state.game?.me?.hand ?? [];
-      const added = hand.filter((card) => !before.includes(card));
-      if (added.length === 1 && hand.length === before.length + 1) fresh = added[0];
-      else if (hand.length !== 11) fresh = null;
-      if (selected && !hand.includes(selected)) selected = null;
+      if (live) {
+        flights.push(...log.follow(before, state.game, { me: mySeat(), seatName }));
+        // The hand's result stays in the log after the next deal takes it off the table.
+        const ended = myTable(state.game)?.outcome;
+        if (before && ended && !myTable(before)?.outcome) log.note(() => outcomeSummary(ended, seatName));
+      }
+      hand.update(before?.me?.hand ?? [], state.game?.me?.hand ?? []);
       draw();
     },
     redraw: draw,
     turnSeats: (s) => s.game?.to_act ?? [],
+    turnText: () => (state?.game ? turnText(myTable(state.game)) : ""),
     dispose() {
+      document.removeEventListener("keydown", onKey);
       root.remove();
     },
   };

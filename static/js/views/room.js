@@ -1,26 +1,35 @@
-// A room: the join form, the seats and their controls, the invite link, and the table of the
-// room's game, all redrawn from the store.
+// A room: the join form, the players and their controls, the invite link, and the table of the
+// room's game, all redrawn from the store; the tab's title and the screen reader follow the
+// turn, and an invite link to a room that is not there says so.
 
 import { api } from "../api.js";
-import { gameName, optionLabel, optionValueText, seatLabel } from "../game_text.js";
+import { gameName, optionLabel, optionValueText } from "../game_text.js";
 import { t } from "../i18n.js";
 import { RoomController } from "../room_controller.js";
 import { session } from "../session.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { createGinTable } from "./gin_table.js";
+import { aloneWithBots, secondsUntil } from "./hand_end.js";
+import { showNotFound } from "./not_found.js";
+import { createTurnWatch } from "./notify.js";
 import { createRummikubTable } from "./rummikub_table.js";
+import { seatName, seatsPanel } from "./seats_panel.js";
 import { setConnectionStatus } from "./shell.js";
 import { showError, toast } from "./toasts.js";
 
 const TABLES = { gin_rummy: createGinTable, rummikub: createRummikubTable };
-const BOT_LEVELS = ["easy", "normal", "hard"];
+const NOT_FOUND = new Set(["room_not_found", "no_such_room", "http_404"]);
 
 export function roomPage(main, [roomId]) {
   let table = null;
   let tableGame = null;
   let preview = null;
-  let tick = null;
   let failed = null;
+  let missing = false;
+  let readySent = false;
+  // Set when the automatic "ready" failed: the button is offered after all.
+  let offerReady = false;
+  const turnWatch = createTurnWatch();
   const controller = new RoomController(roomId, {
     onStatus: (status, detail) => {
       setConnectionStatus(status);
@@ -40,6 +49,13 @@ export function roomPage(main, [roomId]) {
 
   const unsubscribe = controller.store.subscribe(() => draw());
 
+  function notFound() {
+    missing = true;
+    controller.dispose();
+    setConnectionStatus(null);
+    showNotFound(main, "room");
+  }
+
   function connectionFailed(code) {
     failed = code;
     if (code === 4401 && controller.hasSeat()) {
@@ -51,7 +67,7 @@ export function roomPage(main, [roomId]) {
       loadPreview();
       return;
     }
-    if (code === 4404) showError({ code: "room_not_found" });
+    if (code === 4404) return notFound();
     if (code === 4403) showError({ code: "origin_not_allowed" });
     draw();
   }
@@ -61,6 +77,7 @@ export function roomPage(main, [roomId]) {
       preview = await api.room(roomId);
     } catch (error) {
       preview = null;
+      if (NOT_FOUND.has(error?.code)) return notFound();
       showError(error);
     }
     draw();
@@ -153,28 +170,33 @@ export function roomPage(main, [roomId]) {
     );
   }
 
-  function seatName(seat) {
-    return seat.kind === "empty" ? t("room.empty_seat") : seatLabel(seat, seat.seat);
-  }
-
   function drawHeader(room) {
     const link = `${location.origin}${room.invite_path ?? `/r/${room.room_id}`}`;
+    const linkInput = h("input.invite-link", { type: "text", readonly: true, value: link, "aria-label": t("room.invite") });
     const copy = async () => {
       try {
         await navigator.clipboard.writeText(link);
         toast(t("room.link_copied"));
       } catch {
+        linkInput.closest(".invite")?.classList.remove("compact");
         linkInput.select();
         toast(t("room.copy_by_hand"));
       }
     };
-    const linkInput = h("input.invite-link", { type: "text", readonly: true, value: link, "aria-label": t("room.invite") });
     const deadline = controller.state?.deadline;
+    // While seats fill the link is the point of the page; during play it shrinks to a button.
+    const waiting = room.status === "waiting";
     clear(
       header,
       h("h1", {}, gameName(room.game), h("span.room-status", { dataset: { status: room.status } }, t(`status.${room.status}`))),
-      h("div.invite", {}, h("span.label", {}, t("room.invite")), linkInput, h("button", { type: "button", id: "copy-link", onclick: copy }, t("room.copy_link"))),
-      deadline ? h("span.deadline", { id: "deadline" }, timerText(deadline)) : null,
+      h(
+        "div.invite",
+        { class: waiting ? "" : "compact" },
+        h("span.label", {}, t("room.invite")),
+        linkInput,
+        h("button", { type: "button", id: "copy-link", onclick: copy }, t("room.copy_link")),
+      ),
+      deadline ? h("span.deadline", { id: "deadline", dataset: { deadline } }, t("room.timer", { seconds: secondsUntil(deadline) })) : null,
       optionsSummary(room),
       you() === null ? h("span.badge.spectator", {}, t("room.spectating")) : null,
     );
@@ -197,92 +219,16 @@ export function roomPage(main, [roomId]) {
     );
   }
 
-  function timerText(deadline) {
-    const seconds = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    return t("room.timer", { seconds });
-  }
-
-  function seatControls(room, seat, turn) {
-    const mine = seat.seat === you();
-    const controls = [];
-    if (seat.kind === "empty" && room.status === "waiting") {
-      const level = h(
-        "select.bot-level",
-        { "aria-label": t("room.bot_level") },
-        BOT_LEVELS.map((l) => h("option", { value: l, selected: l === "normal" }, t(`bot.${l}`))),
-      );
-      controls.push(
-        level,
-        h(
-          "button.small",
-          { type: "button", class: "add-bot", onclick: () => run(controller.addBot(seat.seat, level.value)) },
-          t("room.add_bot"),
-        ),
-      );
-    }
-    if (seat.kind === "bot" && room.status === "waiting") {
-      controls.push(
-        h("button.small.quiet", { type: "button", onclick: () => run(controller.removeBot(seat.seat)) }, t("room.remove_bot")),
-      );
-    }
-    if (seat.kind === "human" && !seat.connected && !mine && you() !== null && room.status !== "waiting") {
-      controls.push(
-        h("button.small.quiet", { type: "button", onclick: () => run(controller.seatToBot(seat.seat)) }, t("room.seat_to_bot")),
-      );
-    }
-    return h(
-      "li.seat",
-      {
-        dataset: { seat: seat.seat, kind: seat.kind },
-        class: [mine ? "mine" : "", turn.includes(seat.seat) ? "turn" : ""].join(" "),
-      },
-      h("span.conn-dot", { dataset: { on: seat.kind === "empty" ? "none" : String(seat.connected) }, title: t(seat.connected ? "room.online" : "room.offline") }),
-      h("span.seat-name", {}, seatName(seat)),
-      mine ? h("span.badge", {}, t("room.you")) : null,
-      seat.kind === "bot" ? h("span.badge.bot", {}, t("room.bot")) : null,
-      room.status === "waiting" && seat.kind !== "empty" && seat.ready ? h("span.badge.ready", {}, t("room.ready_mark")) : null,
-      turn.includes(seat.seat) ? h("span.badge.turn", {}, t("room.their_turn")) : null,
-      controls,
-    );
+  async function leave() {
+    await run(controller.leave());
+    setConnectionStatus(null);
+    loadPreview();
   }
 
   function drawSeats(room, turn) {
-    const me = (room.seats ?? []).find((s) => s.seat === you());
-    const buttons = [];
-    if (me && (room.status === "waiting" || room.status === "between_hands") && !me.ready) {
-      buttons.push(h("button.primary", { type: "button", id: "ready-button", onclick: () => run(controller.ready()) }, t("room.ready")));
-    }
-    if (me && room.status === "finished") {
-      buttons.push(h("button.primary", { type: "button", id: "rematch-button", onclick: () => run(controller.rematch()) }, t("room.rematch")));
-    }
-    if (me && (room.status === "waiting" || room.status === "finished")) {
-      buttons.push(
-        h(
-          "button.quiet",
-          {
-            type: "button",
-            id: "leave-button",
-            onclick: async () => {
-              await run(controller.leave());
-              setConnectionStatus(null);
-              loadPreview();
-            },
-          },
-          t("room.leave"),
-        ),
-      );
-    }
-    let note = null;
-    if (room.status === "waiting") {
-      const missing = (room.seats ?? []).some((s) => s.kind === "empty");
-      note = h("p.muted", {}, t(missing ? "room.waiting_players" : "room.waiting_ready"));
-    } else if (room.status === "between_hands") {
-      note = h("p.muted", {}, t("room.between_hands"));
-    }
     clear(
       seatsBox,
-      h("ul.seat-row", {}, (room.seats ?? []).map((seat) => seatControls(room, seat, turn))),
-      h("div.room-buttons", {}, note, buttons),
+      seatsPanel({ room, you: you(), turn, table, controller, run, onLeave: leave, offerReady }),
     );
   }
 
@@ -303,7 +249,22 @@ export function roomPage(main, [roomId]) {
     table?.update(state);
   }
 
+  // A player alone with bots has nobody to wait for: their seat is ready as soon as it is full.
+  function readyIfAloneWithBots(room) {
+    const me = room.seats.find((s) => s.seat === you());
+    if (room.status !== "waiting") readySent = false;
+    if (readySent || room.status !== "waiting" || !me || me.ready) return;
+    if (room.seats.some((s) => s.kind === "empty") || !aloneWithBots(room, me.seat)) return;
+    readySent = true;
+    controller.ready().catch((error) => {
+      offerReady = true;
+      showError(error);
+      draw();
+    });
+  }
+
   function draw() {
+    if (missing) return;
     const state = controller.state;
     if (!state) {
       header.replaceChildren();
@@ -320,6 +281,8 @@ export function roomPage(main, [roomId]) {
     keepFocus(header, () => drawHeader(state.room));
     drawTable(state);
     keepFocus(seatsBox, () => drawSeats(state.room, table?.turnSeats?.(state) ?? []));
+    turnWatch.update({ myTurn: (state.you?.legal?.length ?? 0) > 0, text: table?.turnText?.() ?? null });
+    readyIfAloneWithBots(state.room);
   }
 
   const watching = new URLSearchParams(location.search).get("watch") === "1";
@@ -328,20 +291,36 @@ export function roomPage(main, [roomId]) {
   else loadPreview();
   draw();
 
-  tick = setInterval(() => {
-    const deadline = controller.state?.deadline;
-    if (!deadline) return;
-    for (const label of main.querySelectorAll("#deadline, [data-deadline]")) label.textContent = timerText(deadline);
+  // Every second: the countdowns (turn, next hand, offline) count down; one that reaches zero
+  // may change what is offered (a bot for an absent player), so the room is redrawn then.
+  const tick = setInterval(() => {
+    if (missing || !controller.state) return;
+    let crossed = false;
+    for (const label of main.querySelectorAll("[data-deadline]")) {
+      label.textContent = t("room.timer", { seconds: secondsUntil(Number(label.dataset.deadline)) });
+    }
+    for (const label of main.querySelectorAll("[data-countdown]")) {
+      const seconds = secondsUntil(Number(label.dataset.countdown));
+      label.textContent = t(label.dataset.countdownKey, { seconds, name: label.dataset.countdownName ?? "" });
+      // The next hand's countdown ends with the server's deal, which redraws by itself.
+      if (seconds === 0 && !label.dataset.countdownKey.startsWith("result.")) crossed = true;
+    }
+    if (crossed) draw();
   }, 1000);
 
   return {
     redraw() {
+      if (missing) {
+        showNotFound(main, "room");
+        return;
+      }
       draw();
       table?.redraw();
     },
     dispose() {
       clearInterval(tick);
       unsubscribe();
+      turnWatch.dispose();
       table?.dispose();
       controller.dispose();
       setConnectionStatus(null);

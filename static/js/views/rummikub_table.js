@@ -1,34 +1,53 @@
-// The Rummikub table: every meld (valid or not, as it changes), one's own rack, the other
-// players' rack sizes and initial-meld status, and the moves of a turn. Each drag or tap is one
-// server step (move, split, merge, return), so the others watch the table being rearranged.
+// The Rummikub table: every meld (valid or not, as it changes) with the other players' last
+// plays marked, one's own rack (rummikub_rack.js) docked at the bottom with the turn's buttons,
+// the round's result with the countdown to the next, the move log and the scores. Each drag or
+// tap is one server step (move, split, merge, return), so the others watch the table being
+// rearranged; their steps slide into place.
 
 import { seatLabel } from "../game_text.js";
-import { errorText, t } from "../i18n.js";
-import { readMeld, sortRack } from "../rules/rummikub_melds.js";
+import { errorText, listText, t } from "../i18n.js";
+import { readMeld } from "../rules/rummikub_melds.js";
 import { clear, h, keepFocus } from "./dom.js";
-import { enableDrag } from "./drag.js";
+import { enableDrag, insertionIndex } from "./drag.js";
+import { createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
 import { createHint } from "./hint.js";
+import { flyFrom, positions, slideMoved } from "./motion.js";
+import { createMoveList } from "./move_list.js";
 import { createMover } from "./moves.js";
-import { roundResult } from "./rummikub_results.js";
-import { tileElement, tileName } from "./tiles.js";
-
-const SORT_KEY = "meldhall.rack_sort";
+import { awayLine, awayLineElement } from "./presence.js";
+import { rovingFocus } from "./roving.js";
+import { hintPanel, hintPlaces } from "./rummikub_hint.js";
+import { meldElement, whyInvalid } from "./rummikub_meld.js";
+import { createRack } from "./rummikub_rack.js";
+import { matchWinnerText, roundResult, roundSummary, scoreBoard } from "./rummikub_results.js";
+import { tileName } from "./tiles.js";
+import { showError, toast } from "./toasts.js";
 
 export function createRummikubTable(container, controller) {
   const root = h("div.rummikub");
   container.replaceChildren(root);
   let state = null;
   let selected = null;
-  let sortBy = localStorage.getItem(SORT_KEY) === "number" ? "number" : "colour";
+  const live = Boolean(controller);
   const hint = createHint(controller, () => draw());
+  const log = createMoveList("rummikub");
+  const reveal = createRevealer();
+  const rack = createRack({ redraw: () => draw() });
   let suggestion = null;
+  // What to animate after the next draw.
+  let motion = null;
 
   const game = () => state.game;
   const mySeat = () => state.you?.seat ?? null;
-  const myTurn = () => Boolean(controller) && game().phase === "playing" && game().turn?.seat === mySeat() && mySeat() !== null;
+  const myTurn = () => live && game().phase === "playing" && game().turn?.seat === mySeat() && mySeat() !== null;
   const melds = () => (game().tentative ? game().tentative.table : game().table);
   const laid = () => new Set(game().tentative?.laid ?? []);
   const seatName = (seat) => seatLabel(state.room.seats.find((s) => s.seat === seat), seat);
+  const me = () => game().seats.find((s) => s.seat === mySeat());
+  const onRack = (tile) => (game().rack ?? []).includes(tile);
+  // Before the initial meld only the tiles laid this turn may be touched (rule 2).
+  const touchable = (meld) => me()?.initial_meld_done || meld.tiles.every((tile) => laid().has(tile));
+  const refuse = (code) => showError({ code });
 
   const act = createMover(controller, {
     accepted: () => {
@@ -38,17 +57,10 @@ export function createRummikubTable(container, controller) {
     settled: () => draw(),
   });
 
-  // Where among a meld's tiles a drop at (x, y) lands, not counting the dragged tile itself.
+  // Where among a meld's tiles a drop at `point` lands, not counting the dragged tile itself.
   function dropPosition(meldElement, point, tile) {
     const tiles = [...meldElement.querySelectorAll(".tile")].filter((el) => el.dataset.tile !== tile);
-    let pos = 0;
-    for (const el of tiles) {
-      const r = el.getBoundingClientRect();
-      const rowAbove = r.bottom < point.y - r.height / 2;
-      const sameRow = r.top <= point.y + r.height / 2 && r.bottom >= point.y - r.height / 2;
-      if (rowAbove || (sameRow && r.left + r.width / 2 < point.x)) pos += 1;
-    }
-    return pos;
+    return insertionIndex(tiles, point);
   }
 
   // Where the pointer says, unless the tile only makes a valid meld somewhere else in it:
@@ -63,221 +75,196 @@ export function createRummikubTable(container, controller) {
     return pointed;
   }
 
+  // A tile put on the rack: a rack tile moves within it (any time); one laid this turn goes
+  // back; any other table tile cannot leave the table.
+  function toRack(tile, rackElement = null, point = null) {
+    if (onRack(tile)) {
+      if (rackElement && point) rack.reorder(tile, rackElement, point);
+      else selected = null;
+      return draw();
+    }
+    if (!myTurn()) return refuse("not_your_turn");
+    if (laid().has(tile)) return act({ type: "return", tile });
+    return refuse("tile_not_laid_this_turn");
+  }
+
+  function toMeld(tile, index, point = null, target = null) {
+    if (!myTurn()) return refuse("not_your_turn");
+    if (index === "new") return act({ type: "move", tile, to: "new" });
+    const meld = melds()[index];
+    if (!touchable(meld) || (!onRack(tile) && !laid().has(tile) && !me()?.initial_meld_done)) {
+      return refuse("initial_meld_touches_table");
+    }
+    const pos = point && target ? bestPosition(index, tile, dropPosition(target, point, tile)) : undefined;
+    return act(pos === undefined ? { type: "move", tile, to: index } : { type: "move", tile, to: index, pos });
+  }
+
   enableDrag(root, (source, target, point) => {
-    if (!myTurn()) return;
     const [kind, value] = source.dataset.drag.split(":");
     const where = target.dataset.drop;
     if (kind === "tile") {
-      if (where === "rack") {
-        if (laid().has(value)) act({ type: "return", tile: value });
-        return;
-      }
-      if (where === "new") act({ type: "move", tile: value, to: "new" });
-      else if (where.startsWith("meld:")) {
-        const to = Number(where.slice(5));
-        act({ type: "move", tile: value, to, pos: bestPosition(to, value, dropPosition(target, point, value)) });
-      }
+      if (where === "rack") toRack(value, target, point);
+      else if (where === "new") toMeld(value, "new");
+      else if (where.startsWith("meld:")) toMeld(value, Number(where.slice(5)), point, target);
     } else if (kind === "meld" && where.startsWith("meld:")) {
+      if (!myTurn()) return refuse("not_your_turn");
       const into = Number(where.slice(5));
-      if (into !== Number(value)) {
-        act({ type: "merge", meld: Number(value), into, pos: dropPosition(target, point, null) });
-      }
+      if (!touchable(melds()[into])) return refuse("initial_meld_touches_table");
+      if (into !== Number(value)) act({ type: "merge", meld: Number(value), into, pos: dropPosition(target, point, null) });
     }
   });
 
   function select(tile) {
+    if (!myTurn()) return refuse("not_your_turn");
+    const meld = melds().find((m) => m.tiles.includes(tile));
+    if (meld && !touchable(meld)) return refuse("initial_meld_touches_table");
     selected = selected === tile ? null : tile;
-    draw();
+    return draw();
   }
 
   function tapTarget(where) {
-    if (!selected || !myTurn()) return;
-    if (where === "rack") {
-      if (laid().has(selected)) act({ type: "return", tile: selected });
-    } else if (where === "new") act({ type: "move", tile: selected, to: "new" });
-    else act({ type: "move", tile: selected, to: where });
+    if (!myTurn()) return refuse("not_your_turn");
+    if (!selected) return refuse("pick_a_tile");
+    if (where === "rack") return toRack(selected);
+    if (where !== "new" && !melds()[where]) return toast(t("rk.no_such_meld", { n: where + 1 }), "error");
+    return toMeld(selected, where);
   }
 
-  // Keyboard: Enter or Space on a focused meld (or the rack) places the selected tile there.
+  // Enter or Space on a focused meld (or the rack) places the selected tile there.
   function onKey(event, where) {
     if (event.target !== event.currentTarget || !["Enter", " "].includes(event.key)) return;
     event.preventDefault();
     tapTarget(where);
   }
 
-  function playersStrip() {
-    const g = game();
-    return h(
-      "ul.rk-players",
-      {},
-      g.seats.map((s) =>
-        h(
-          "li.rk-player",
-          { dataset: { seat: s.seat }, class: g.turn?.seat === s.seat ? "turn" : "" },
-          h("span.who", {}, seatName(s.seat), s.seat === mySeat() ? h("span.badge", {}, t("room.you")) : null),
-          h("span.rack-size", { title: t("rk.rack_size") }, t("rk.tiles_n", { n: s.rack_size })),
-          h("span.badge", { class: s.initial_meld_done ? "ready" : "" }, t(s.initial_meld_done ? "rk.melded" : "rk.not_melded")),
-          h("span.score", {}, t("rk.score_n", { n: s.score })),
-        ),
-      ),
-      h("li.rk-pool", { id: "pool" }, t("rk.pool_n", { n: g.pool_size })),
-    );
+  // Whole moves in a key: N new meld, 1-9 (0 = 10) a meld, R back to the rack, E end the turn,
+  // D draw (or pass), U undo the turn, Esc drop the selection.
+  function onShortcut(event) {
+    if (!state?.game || mySeat() === null || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("input, select, textarea")) return;
+    const key = event.key.toLowerCase();
+    let done = true;
+    if (key === "escape") {
+      selected = null;
+      draw();
+    } else if (key === "n") tapTarget("new");
+    else if (/^[0-9]$/.test(key)) tapTarget(key === "0" ? 9 : Number(key) - 1);
+    else if (key === "r") tapTarget("rack");
+    else if (key === "e") {
+      if (!myTurn()) refuse("not_your_turn");
+      else if (!game().tentative?.ready) toast(problemText() ?? errorText("no_tile_played"), "error");
+      else act({ type: "end_turn" });
+    } else if (key === "d") {
+      if (!myTurn()) refuse("not_your_turn");
+      else act({ type: game().pool_size > 0 ? "draw" : "pass" });
+    } else if (key === "u") {
+      if (!myTurn()) refuse("not_your_turn");
+      else if (game().tentative) act({ type: "reset" });
+    } else done = false;
+    if (done) event.preventDefault();
   }
+  if (live) document.addEventListener("keydown", onShortcut);
 
-  function meldMark(meld) {
-    if (meld.valid) return h("span.meld-mark.ok", { title: t(`rk.kind.${meld.kind}`) }, "✓ ", t(`rk.kind.${meld.kind}`), " · ", t("common.points", { n: meld.value }));
-    const local = readMeld(meld.tiles);
-    const reason = local.error ? t(`rk.why.${local.error}`) : (meld.reason ?? "");
-    return h("span.meld-mark.bad", {}, "✗ ", reason);
-  }
-
-  function meldElement(meld, index, interactive) {
-    const fresh = laid();
-    const parts = [];
-    meld.tiles.forEach((tile, at) => {
-      if (at > 0 && interactive) {
-        parts.push(
-          h("button.split", { type: "button", title: t("rk.split_here"), "aria-label": t("rk.split_here"), onclick: () => act({ type: "split", meld: index, at }) }),
-        );
-      }
-      parts.push(
-        tileElement(tile, {
-          drag: interactive ? `tile:${tile}` : null,
-          onclick: interactive ? () => select(tile) : null,
-          selected: selected === tile,
-          fresh: fresh.has(tile),
-          stands: meld.jokers?.[tile]?.length === 1 ? meld.jokers[tile][0] : null,
-        }),
-      );
-    });
-    return h(
-      "div.meld",
-      {
-        class: meld.valid ? "valid" : "invalid",
-        dataset: { drop: interactive ? `meld:${index}` : null, meld: index },
-        tabindex: interactive && selected ? 0 : null,
-        role: interactive && selected ? "button" : null,
-        "aria-label": interactive && selected ? t("rk.put_here", { n: index + 1 }) : null,
-        onclick: interactive ? (event) => {
-          if (event.target.closest(".tile, .split, .grip")) return;
-          tapTarget(index);
-        } : null,
-        onkeydown: interactive ? (event) => onKey(event, index) : null,
-      },
-      interactive ? h("button.grip", { type: "button", dataset: { drag: `meld:${index}` }, title: t("rk.drag_meld"), "aria-label": t("rk.drag_meld") }, "⠿") : null,
-      h("div.meld-tiles", {}, parts),
-      meldMark(meld),
-      interactive ? jokerChoices(meld) : null,
-    );
-  }
-
-  // A joker whose meaning is open (a group missing several colours) can be fixed by hand.
-  function jokerChoices(meld) {
-    const open = Object.entries(meld.jokers ?? {}).filter(([joker, faces]) => faces.length > 1 || meld.declared?.[joker]);
-    return open.map(([joker, faces]) => {
-      const declared = meld.declared?.[joker] ?? "";
-      const choices = [...new Set([...faces, ...(declared ? [declared] : [])])];
-      return h(
-        "label.joker-choice",
-        {},
-        t("rk.joker_is"),
-        " ",
-        h(
-          "select",
-          {
-            dataset: { joker },
-            onchange: (event) => act({ type: "declare", joker, as: event.target.value || null }),
-          },
-          h("option", { value: "", selected: !declared }, t("rk.joker_any")),
-          choices.map((face) => h("option", { value: face, selected: face === declared }, tileName(`${face}a`))),
-        ),
-      );
-    });
+  // The tiles the other players laid in their last turns.
+  function markedTiles() {
+    return new Set(log.lastMoves().flatMap(([, move]) => move.tiles ?? []));
   }
 
   function tableArea() {
     const interactive = myTurn();
     const list = melds();
-    // Before the initial meld only the tiles laid this turn may be touched (rule 2).
-    const me = game().seats.find((s) => s.seat === mySeat());
     const fresh = laid();
-    const touchable = (meld) => interactive && (me?.initial_meld_done || meld.tiles.every((tile) => fresh.has(tile)));
-    return h(
+    const marked = markedTiles();
+    const section = h(
       "section.rk-table",
       { id: "rk-table", "aria-label": t("rk.table") },
       list.length ? null : h("p.muted.empty-table", {}, t("rk.empty_table")),
-      list.map((meld, index) => meldElement(meld, index, touchable(meld))),
+      list.map((meld, index) =>
+        meldElement(meld, index, {
+          interactive,
+          canTouch: interactive && touchable(meld),
+          selected,
+          fresh,
+          marked,
+          act,
+          select,
+          tapTarget,
+          onKey,
+        }),
+      ),
       interactive
         ? h("button.new-meld", { type: "button", id: "new-meld", dataset: { drop: "new" }, onclick: () => tapTarget("new") }, t("rk.new_meld"))
         : null,
     );
+    // With a tile selected, the melds are one Tab stop and the arrows move between them.
+    if (interactive && selected) rovingFocus(section, [...section.querySelectorAll(".meld[role=button]")]);
+    return section;
   }
 
-  function turnLine() {
+  function problem() {
+    const tentative = game().tentative;
+    return tentative && !tentative.ready ? tentative.problem : null;
+  }
+
+  // Why the turn cannot end yet, naming the bad meld when one is invalid: the server checks in
+  // another order, and "no tile laid" after a bad merge would not say what to fix.
+  function problemText() {
+    const list = melds();
+    const bad = list.findIndex((meld) => !meld.valid);
+    if (bad >= 0) {
+      const meld = list[bad];
+      return t("rk.bad_meld", { n: bad + 1, tiles: listText(meld.tiles.map(tileName)), reason: whyInvalid(meld) });
+    }
+    const issue = problem();
+    return issue ? errorText(issue.code, issue.message) : null;
+  }
+
+  function turnText() {
+    const g = game();
+    if (g.phase !== "playing") return t("rk.round_is_over");
+    if (myTurn()) return t("rk.your_turn");
+    return awayLine(state.room, g.turn.seat, seatName(g.turn.seat)) ?? t("rk.their_turn", { name: seatName(g.turn.seat) });
+  }
+
+  function statusArea() {
     const g = game();
     if (g.phase !== "playing") return null;
     const lines = [];
     if (myTurn()) {
-      lines.push(h("p.your-turn", { id: "turn-line" }, t("rk.your_turn")));
-      const me = g.seats.find((s) => s.seat === mySeat());
-      if (!me.initial_meld_done) {
+      lines.push(h("p.your-turn", { id: "turn-line" }, turnText()));
+      if (!me().initial_meld_done) {
         const points = g.tentative?.initial_points ?? 0;
         const needed = g.config.initial_meld_points;
         lines.push(h("p.initial", { id: "initial-points", class: points >= needed ? "enough" : "" }, t("rk.initial_progress", { points, needed })));
       }
-      if (g.tentative && !g.tentative.ready && g.tentative.problem) {
-        lines.push(h("p.problem", { id: "problem" }, errorText(g.tentative.problem.code, g.tentative.problem.message)));
-      }
+      if (problem()) lines.push(h("p.problem", { id: "problem" }, problemText()));
     } else {
-      lines.push(h("p", { id: "turn-line" }, t("rk.their_turn", { name: seatName(g.turn.seat) })));
+      lines.push(awayLineElement(state.room, g.turn.seat, seatName(g.turn.seat)) ?? h("p", { id: "turn-line" }, turnText()));
     }
+    const facts = [h("span", { id: "pool" }, t("rk.pool_n", { n: g.pool_size }))];
     if (state.deadline) {
       const seconds = Math.max(0, Math.ceil((state.deadline - Date.now()) / 1000));
-      lines.push(
-        h("p.turn-timer", {}, t("rk.timer", { seconds: g.turn.timer_s }), " ", h("strong", { dataset: { deadline: state.deadline } }, t("room.timer", { seconds }))),
+      facts.push(
+        h("span.turn-timer", {}, t("rk.timer", { seconds: g.turn.timer_s }), " ", h("strong", { dataset: { deadline: state.deadline } }, t("room.timer", { seconds }))),
       );
     }
+    lines.push(h("p.rk-facts", {}, facts));
     return h("div.rk-status", {}, lines);
   }
 
   function rackArea() {
     const g = game();
     if (mySeat() === null || !g.rack) return g.phase === "playing" && mySeat() === null ? h("p.muted", {}, t("room.spectator_view")) : null;
-    const interactive = myTurn();
-    const tiles = sortRack(g.rack, sortBy);
-    const sortButton = (by) =>
-      h("button.small", {
-        type: "button",
-        id: `sort-${by}`,
-        "aria-pressed": String(sortBy === by),
-        onclick: () => {
-          sortBy = by;
-          localStorage.setItem(SORT_KEY, by);
-          draw();
-        },
-      }, t(`rk.sort_${by}`));
-    return h(
-      "section.rk-rack",
-      {
-        id: "rack",
-        dataset: { drop: interactive ? "rack" : null },
-        tabindex: interactive && selected && laid().has(selected) ? 0 : null,
-        "aria-label": t("rk.your_rack", { n: tiles.length }),
-        onkeydown: interactive ? (event) => onKey(event, "rack") : null,
-        onclick: interactive ? (event) => {
-          if (!event.target.closest(".tile, button")) tapTarget("rack");
-        } : null,
-      },
-      h("div.rack-head", {}, h("span", {}, t("rk.your_rack", { n: tiles.length })), sortButton("colour"), sortButton("number")),
-      h("div.rack-tiles", {}, tiles.map((tile) =>
-        tileElement(tile, {
-          drag: interactive ? `tile:${tile}` : null,
-          onclick: interactive ? () => select(tile) : null,
-          selected: selected === tile,
-          hinted: hintPlaces().has(tile),
-        }),
-      )),
-    );
+    return rack.element({
+      rack: g.rack,
+      interactive: myTurn(),
+      selected,
+      hinted: hintPlaces(suggestion, game().table),
+      canReturn: Boolean(selected && laid().has(selected)),
+      onSelect: select,
+      onTarget: tapTarget,
+      onKey,
+    });
   }
 
   function turnButtons() {
@@ -293,61 +280,81 @@ export function createRummikubTable(container, controller) {
         ? h("button", { type: "button", id: "draw-tile", onclick: () => act({ type: "draw" }) }, tentative ? t("rk.undo_and_draw") : t("rk.draw"))
         : h("button", { type: "button", id: "pass-turn", onclick: () => act({ type: "pass" }) }, t("rk.pass")),
       hint.button(state),
-      selected ? h("span.muted", {}, t("rk.tap_target")) : h("span.muted", {}, t("rk.how_to")),
+      h("span.muted.how-to", {}, selected ? t("rk.tap_target") : t("rk.how_to")),
+      h("span.keys", {}, t("rk.keys")),
     );
   }
 
-  // The rack tiles the suggested play puts on the table (it replaces any steps taken so far).
-  function hintPlaces() {
-    if (suggestion?.type !== "play") return new Set();
-    const before = new Set(game().table.flatMap((meld) => meld.tiles));
-    return new Set(suggestion.table.flat().filter((tile) => !before.has(tile)));
-  }
-
-  function hintPanel() {
+  function hintArea() {
     if (!suggestion || !myTurn()) return null;
-    const placed = hintPlaces();
-    const apply = () => act(suggestion);
-    const parts = [h("h3", {}, t("hint.title"))];
-    if (suggestion.type === "play") {
-      const names = [...placed].map(tileName).join(", ");
-      parts.push(
-        h("p", { id: "hint-text" }, t("hint.rk.play", { n: placed.size, tiles: names })),
-        h("p.muted", {}, t("hint.rk.table")),
-        h(
-          "div.hint-table",
-          {},
-          suggestion.table.map((meld) =>
-            h("div.meld.valid", {}, h("div.meld-tiles", {}, meld.map((tile) => tileElement(tile, { hinted: placed.has(tile) })))),
-          ),
-        ),
-      );
-    } else {
-      parts.push(h("p", { id: "hint-text" }, t(suggestion.type === "pass" ? "hint.rk.pass" : "hint.rk.draw")));
+    const dismiss = () => {
+      hint.clear();
+      draw();
+    };
+    return hintPanel(suggestion, hintPlaces(suggestion, game().table), { apply: () => act(suggestion), dismiss });
+  }
+
+  function resultPanel() {
+    const result = roundResult(game(), seatName);
+    if (result && live) result.append(nextHandBar(state, controller) ?? "");
+    return result;
+  }
+
+  function banner() {
+    const text = matchWinnerText(game(), seatName);
+    return text ? matchBanner(state, controller, text) : null;
+  }
+
+  // The others' steps slide into place; tiles new on the table come from their player's seat.
+  function animate() {
+    if (!motion) return;
+    const { before, seat } = motion;
+    motion = null;
+    const frame = root.querySelector("#rk-table");
+    slideMoved(frame, ".tile", "tile", before);
+    const from = document.querySelector(`.seat[data-seat="${seat}"]`)?.getBoundingClientRect();
+    for (const tile of frame?.querySelectorAll(".tile") ?? []) {
+      if (!before.items.has(tile.dataset.tile)) flyFrom(tile, from);
     }
-    parts.push(
-      h(
-        "div.buttons",
-        {},
-        h("button.primary", { type: "button", id: "apply-hint", onclick: apply }, t("hint.apply")),
-        h("button.quiet", { type: "button", id: "dismiss-hint", onclick: () => { hint.clear(); draw(); } }, t("hint.dismiss")),
-      ),
-    );
-    return h("section.hint-panel", { id: "hint-panel", role: "status" }, parts);
   }
 
   function draw() {
     if (!state?.game) return;
     suggestion = hint.action(state);
+    const dock = h("div.rk-dock", {}, rackArea(), turnButtons());
     keepFocus(root, () =>
-      clear(root, playersStrip(), turnLine(), hintPanel(), tableArea(), rackArea(), turnButtons(), roundResult(game(), seatName)),
+      clear(
+        root,
+        banner(),
+        resultPanel(),
+        statusArea(),
+        hintArea(),
+        tableArea(),
+        dock.childElementCount ? dock : null,
+        log.element(seatName, { startOpen: window.innerWidth > 640 }),
+        scoreBoard(game(), seatName),
+      ),
     );
+    animate();
+    const outcome = root.querySelector("#match-banner") ?? root.querySelector("#round-result");
+    if (outcome) reveal(outcome, `${game().round}:${Boolean(game().result)}`);
   }
 
   return {
     update(next) {
+      const before = state?.game ?? null;
+      const mover = before?.turn?.seat;
+      if (live && before && mover !== undefined && mover !== mySeat() && root.isConnected) {
+        motion = { before: positions(root.querySelector("#rk-table"), ".tile", "tile"), seat: mover };
+      }
       state = next;
       const g = state.game;
+      if (live) {
+        log.follow(before, g, { me: mySeat(), seatName });
+        // The round's result stays in the log after the next round takes it off the table.
+        const ended = g?.last_round;
+        if (before && ended && !before.last_round) log.note(() => roundSummary(ended, seatName));
+      }
       const visible = new Set([...(g?.rack ?? []), ...(g ? melds().flatMap((m) => m.tiles) : [])]);
       if (selected && !visible.has(selected)) selected = null;
       if (g && !(g.phase === "playing" && g.turn?.seat === state.you?.seat)) selected = null;
@@ -355,7 +362,20 @@ export function createRummikubTable(container, controller) {
     },
     redraw: draw,
     turnSeats: (s) => s.game?.to_act ?? [],
+    turnText: () => (state?.game ? turnText() : ""),
+    // What the room's seat list shows of each player here: tiles left, initial meld, score.
+    seatExtras(seat) {
+      const info = state?.game?.seats?.find((s) => s.seat === seat);
+      if (!info) return null;
+      const move = log.last(seat);
+      return [
+        h("span.rack-size", { title: t("rk.rack_size") }, t("rk.tiles_n", { n: info.rack_size }), " · ", t("rk.score_n", { n: info.score })),
+        h("span.badge", { class: info.initial_meld_done ? "ready" : "" }, t(info.initial_meld_done ? "rk.melded" : "rk.not_melded")),
+        move ? h("span.last-move-line", { id: `last-move-${seat}` }, t("log.last_move", { move: log.text({ ...move, seat: null }, seatName) })) : null,
+      ];
+    },
     dispose() {
+      document.removeEventListener("keydown", onShortcut);
       root.remove();
     },
   };

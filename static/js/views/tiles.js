@@ -25,13 +25,37 @@ function jokerFace() {
   return svg;
 }
 
+// A shape per colour for the colour-blind aid (shown when the setting is on): the colours then
+// differ in form too, not only in hue.
+const SHAPES = { R: "●", B: "■", K: "▲", Y: "◆" };
+
 export function tileName(tile) {
   if (isJoker(tile)) return t("tile.joker");
   const { colour, number } = decode(tile);
   return t("tile.name", { colour: t(`colour.${colour}`), number });
 }
 
-// options: {drag, selected, onclick, stands (a joker's meaning), fresh, hinted, label}
+// What a joker stands for, drawn as a small tile face: its number in its colour (never a code
+// such as "K8", which reads as a king).
+function standsFor(face) {
+  const decoded = decode(face);
+  if (!decoded) return null;
+  return h(
+    "span.stands",
+    { class: `c-${decoded.colour}`, "aria-hidden": "true" },
+    h("span.shape", {}, SHAPES[decoded.colour]),
+    String(decoded.number),
+  );
+}
+
+function label(tile, options) {
+  if (options.label) return options.label;
+  const name = tileName(tile);
+  return options.stands ? t("tile.joker_as", { tile: tileName(options.stands) }) : name;
+}
+
+// options: {drag, selected, onclick, stands (a joker's meaning, a face like "K8"), fresh, hinted,
+// lastMove, label}
 export function tileElement(tile, options = {}) {
   const joker = isJoker(tile);
   const decoded = joker ? null : decode(tile);
@@ -46,13 +70,15 @@ export function tileElement(tile, options = {}) {
         options.selected ? "selected" : "",
         options.fresh ? "fresh" : "",
         options.hinted ? "hinted" : "",
+        options.lastMove ? "last-move" : "",
       ].join(" "),
       dataset: { tile, ...(options.drag ? { drag: options.drag } : {}) },
-      "aria-label": options.label ?? tileName(tile),
+      "aria-label": label(tile, options),
       "aria-pressed": interactive ? String(Boolean(options.selected)) : null,
       onclick: options.onclick,
     },
     joker ? jokerFace() : h("span.num", { "aria-hidden": "true" }, String(decoded.number)),
-    options.stands ? h("span.stands", { "aria-hidden": "true" }, options.stands) : null,
+    joker ? null : h("span.shape", { "aria-hidden": "true" }, SHAPES[decoded.colour]),
+    options.stands ? standsFor(options.stands) : null,
   );
 }

@@ -1,0 +1,65 @@
+// Telling the player what happened without their looking: the tab's title on their turn, an
+// optional chime, and a polite screen-reader announcement of the turn line and of moves.
+
+import { t } from "../i18n.js";
+import { preference } from "../preferences.js";
+
+let audio = null;
+
+// Speaks `text` through the page's one live region (index.html), which outlives redraws so that
+// screen readers hear every change.
+export function announce(text) {
+  const region = document.getElementById("announcer");
+  if (!region || !text) return;
+  region.textContent = "";
+  // A fresh text node in a later task is announced even when the words repeat.
+  setTimeout(() => {
+    region.textContent = text;
+  }, 50);
+}
+
+export function setTurnTitle(mine) {
+  document.title = mine ? t("notify.title_your_turn", { app: t("app.name") }) : t("app.name");
+}
+
+// A short two-note chime made by Web Audio (no sound file to fetch); only with the setting on.
+export function chime() {
+  if (!preference("sound")) return;
+  try {
+    audio ??= new AudioContext();
+    const start = audio.currentTime + 0.02;
+    for (const [offset, frequency] of [[0, 660], [0.14, 880]]) {
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.0001, start + offset);
+      gain.gain.exponentialRampToValueAtTime(0.2, start + offset + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + offset + 0.25);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(start + offset);
+      tone.stop(start + offset + 0.3);
+    }
+  } catch {
+    // No audio device, or the browser refuses sound before a click: the title still says it.
+  }
+}
+
+// Follows one room's turn: on the player's turn the title changes and the chime sounds once; a
+// changed turn line is announced.
+export function createTurnWatch() {
+  let mine = false;
+  let line = null;
+  return {
+    update({ myTurn, text }) {
+      if (myTurn && !mine) chime();
+      mine = myTurn;
+      setTurnTitle(mine);
+      if (text && text !== line) announce(text);
+      line = text;
+    },
+    dispose() {
+      mine = false;
+      setTurnTitle(false);
+    },
+  };
+}

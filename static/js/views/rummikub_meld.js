@@ -1,0 +1,88 @@
+// One meld on the Rummikub table: its tiles (the other players' last plays marked), the split
+// handles and the grip to join it to another, whether it is valid and why not, and the choice
+// of what an open joker stands for.
+
+import { t } from "../i18n.js";
+import { readMeld } from "../rules/rummikub_melds.js";
+import { h } from "./dom.js";
+import { tileElement, tileName } from "./tiles.js";
+
+// Why a meld is not valid, in the page's words (read here as the server reads it).
+export function whyInvalid(meld) {
+  const local = readMeld(meld.tiles);
+  return local.error ? t(`rk.why.${local.error}`) : (meld.reason ?? "");
+}
+
+function meldMark(meld) {
+  if (meld.valid) {
+    return h("span.meld-mark.ok", { title: t(`rk.kind.${meld.kind}`) }, "✓ ", t(`rk.kind.${meld.kind}`), " · ", t("common.points", { n: meld.value }));
+  }
+  return h("span.meld-mark.bad", {}, "✗ ", whyInvalid(meld));
+}
+
+// A joker whose meaning is open (a group missing several colours) can be fixed by hand.
+function jokerChoices(meld, act) {
+  const open = Object.entries(meld.jokers ?? {}).filter(([joker, faces]) => faces.length > 1 || meld.declared?.[joker]);
+  return open.map(([joker, faces]) => {
+    const declared = meld.declared?.[joker] ?? "";
+    const choices = [...new Set([...faces, ...(declared ? [declared] : [])])];
+    return h(
+      "label.joker-choice",
+      {},
+      t("rk.joker_is"),
+      " ",
+      h(
+        "select",
+        { dataset: { joker }, onchange: (event) => act({ type: "declare", joker, as: event.target.value || null }) },
+        h("option", { value: "", selected: !declared }, t("rk.joker_any")),
+        choices.map((face) => h("option", { value: face, selected: face === declared }, tileName(`${face}a`))),
+      ),
+    );
+  });
+}
+
+// ctx: {interactive (the player's turn), canTouch (this meld may change now), selected (a tile
+// id), fresh (tiles laid this turn), marked (others' last plays), act, select(tile),
+// tapTarget(index), onKey(event, index)}
+export function meldElement(meld, index, ctx) {
+  const { interactive, canTouch, selected, act } = ctx;
+  const parts = [];
+  meld.tiles.forEach((tile, at) => {
+    if (at > 0 && canTouch) {
+      parts.push(
+        h("button.split", { type: "button", title: t("rk.split_here"), "aria-label": t("rk.split_here"), onclick: () => act({ type: "split", meld: index, at }) }),
+      );
+    }
+    parts.push(
+      tileElement(tile, {
+        drag: canTouch ? `tile:${tile}` : null,
+        onclick: interactive ? () => ctx.select(tile) : null,
+        selected: selected === tile,
+        fresh: ctx.fresh.has(tile),
+        lastMove: ctx.marked.has(tile),
+        stands: meld.jokers?.[tile]?.length === 1 ? meld.jokers[tile][0] : (meld.declared?.[tile] ?? null),
+      }),
+    );
+  });
+  const target = interactive && selected;
+  return h(
+    "div.meld",
+    {
+      class: meld.valid ? "valid" : "invalid",
+      dataset: { drop: interactive ? `meld:${index}` : null, meld: index },
+      tabindex: target ? -1 : null,
+      role: target ? "button" : null,
+      "aria-label": target ? t("rk.put_here", { n: index + 1 }) : null,
+      onclick: interactive
+        ? (event) => {
+            if (!event.target.closest(".tile, .split, .grip")) ctx.tapTarget(index);
+          }
+        : null,
+      onkeydown: interactive ? (event) => ctx.onKey(event, index) : null,
+    },
+    canTouch ? h("button.grip", { type: "button", dataset: { drag: `meld:${index}` }, title: t("rk.drag_meld"), "aria-label": t("rk.drag_meld") }, "⠿") : null,
+    h("div.meld-tiles", {}, parts),
+    h("div.meld-foot", {}, h("span.meld-no", { "aria-hidden": "true" }, String(index + 1)), meldMark(meld)),
+    canTouch ? jokerChoices(meld, act) : null,
+  );
+}

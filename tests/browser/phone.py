@@ -1,0 +1,81 @@
+"""Checks of what a player sees on a screen: nothing runs off to the side, every card or tile of
+one's own is whole and on top, a control is on screen; and a finger's drag."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PHONE = {"width": 390, "height": 844}
+
+NO_SIDEWAYS_SCROLL = """() => [document.documentElement.scrollWidth, window.innerWidth]"""
+
+# Each element's box, and whether the element itself is what a tap at its centre (and near each
+# corner of its face) would hit: overlapped or cut-off cards fail.
+BOXES = """(selector) => [...document.querySelectorAll(selector)].map((el) => {
+  el.scrollIntoView({block: "nearest", inline: "nearest"});
+  const r = el.getBoundingClientRect();
+  const points = [[0.5, 0.5], [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]];
+  const hits = points.every(([fx, fy]) => {
+    const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+    return hit !== null && (hit === el || el.contains(hit));
+  });
+  return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, hits,
+          name: el.dataset.card ?? el.dataset.tile ?? el.id};
+})"""
+
+
+def assert_no_sideways_scroll(page: Any) -> None:
+    content, window = page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert window == page.viewport_size["width"], "the page widened the phone's layout viewport"
+    assert content <= window, f"the page is {content} px wide on a {window} px screen"
+
+
+def assert_whole_and_on_top(page: Any, selector: str, *, at_least: int = 1) -> list[dict[str, Any]]:
+    """Every element matching `selector` lies inside the screen's width, is not narrowed, and is
+    not covered by anything (another card, a panel, the screen's edge)."""
+    boxes = page.evaluate(BOXES, selector)
+    assert len(boxes) >= at_least, (selector, boxes)
+    width = page.viewport_size["width"]
+    widths = {round(box["width"]) for box in boxes}
+    for box in boxes:
+        assert box["left"] >= 0, box
+        assert box["right"] <= width, box
+        assert box["hits"], f"{box['name']} is covered or cut off: {box}"
+    assert max(widths) - min(widths) <= 1, f"some are narrowed: {widths}"
+    return boxes
+
+
+def assert_on_screen(page: Any, selector: str) -> None:
+    """The element is inside the screen as it is now, without scrolling."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    size = page.viewport_size
+    assert box["x"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= size["width"], (selector, box)
+    assert box["y"] >= 0, (selector, box)
+    assert box["y"] + box["height"] <= size["height"], (selector, box)
+
+
+def touch_drag(page: Any, source: str, target: str, *, steps: int = 8) -> None:
+    """A finger pressing on `source` and lifting on `target` (centres), through Chromium's touch
+    input: the page sees touch pointer events, as on a phone."""
+    start = page.locator(source).bounding_box()
+    end = page.locator(target).bounding_box()
+    assert start is not None
+    assert end is not None
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, points: list[dict[str, float]]) -> None:
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    try:
+        touch("touchStart", [{"x": x0, "y": y0}])
+        for step in range(1, steps + 1):
+            x = x0 + (x1 - x0) * step / steps
+            y = y0 + (y1 - y0) * step / steps
+            touch("touchMove", [{"x": x, "y": y}])
+        touch("touchEnd", [])
+    finally:
+        cdp.detach()
