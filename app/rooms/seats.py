@@ -161,9 +161,11 @@ class SeatTable:
     def restore(
         self, seat: Seat, *, kind: SeatKind, name: str, level: str | None, token_hash: str | None
     ) -> None:
-        """Put back a seat read from the store after a restart."""
+        """Put back a seat read from the store after a restart or a takeover."""
         seat.kind, seat.name, seat.level, seat.token_hash = kind, name, level, token_hash
         seat.ready = kind is SeatKind.BOT
+        # The restart or the move cut its person off: the reconnect grace starts now.
+        seat.last_seen = time.monotonic()
         if token_hash is not None:
             self._by_token[token_hash] = seat.index
             seat.replaced = kind is SeatKind.BOT

@@ -4,6 +4,7 @@ close once nobody has used them for the idle time."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -207,3 +208,25 @@ async def test_the_sweeper_closes_idle_waiting_rooms_and_stops_cleanly() -> None
     assert room.room_id not in directory.rooms
     assert directory.waiting_public() == []
     assert await store.open_rooms() == []
+
+
+async def test_after_a_restart_an_absent_seat_gets_the_whole_grace_before_a_bot() -> None:
+    store = MemoryMatchStore()
+    room = await waiting_room(directory_on(store))
+    ann, bob = hash_token(new_token()), hash_token(new_token())
+    await room.join("ann", 0, ann)
+    await room.join("bob", 1, bob)
+    for token_hash in (ann, bob):
+        await room.ready(token_hash)
+    assert room.status.value == "playing"
+    graced = RoomDirectory(
+        store=store, timings=replace(TIMINGS, reconnect_grace_s=60), make_bot=make_bot
+    )
+    assert await graced.recover() == 1
+    back = graced.get(room.room_id)
+    # The restart cut Bob off a moment ago, not at some time long past.
+    with pytest.raises(RoomError) as refused:
+        await back.hand_to_bot(ann, 1)
+    assert refused.value.code == "player_present"
+    await graced.close()
+    await room.close()
