@@ -132,6 +132,8 @@ def test_compose_has_the_app_and_postgres() -> None:
 
 def test_only_the_app_publishes_a_port_and_it_is_8000_inside() -> None:
     services = compose()["services"]
+    # Beside the cluster profile's load balancer (below).
+    assert [name for name, spec in services.items() if "ports" in spec] == ["app", "balancer"]
     (published,) = services["app"]["ports"]
     assert substitute(published, {"POSTGRES_PASSWORD": "x"}) == "8000:8000"
     assert substitute(published, {"MELDHALL_PORT": "9000"}) == "9000:8000"
@@ -179,21 +181,14 @@ def test_the_password_reaches_the_server_outside_the_url_whatever_its_characters
     assert substitute(db["POSTGRES_PASSWORD"], {"POSTGRES_PASSWORD": password}) == password
 
 
-CLUSTER_SETTINGS = {
-    "MELDHALL_REDIS_URL",
-    "MELDHALL_NODE_ID",
-    "MELDHALL_CLUSTER_NAME",
-    "MELDHALL_LEASE_S",
-}
-
-
 def test_every_setting_of_the_readme_is_passed_to_the_server() -> None:
     passed = set(compose()["services"]["app"]["environment"])
     # The image fixes these: the data folder, where it listens (MELDHALL_PORT is the published
     # port instead), and the SQLite sync level (compose runs PostgreSQL).
     fixed = {"MELDHALL_DATA_DIR", "MELDHALL_HOST", "MELDHALL_PORT", "MELDHALL_SQLITE_SYNCHRONOUS"}
-    # The default service runs one server alone; the cluster's settings are its profile's.
-    fixed |= CLUSTER_SETTINGS
+    # Each node of a compose cluster names itself (its container's host name, pid, a few
+    # random digits): one name for every replica would be wrong.
+    fixed |= {"MELDHALL_NODE_ID"}
     documented = set(settings_table())
     assert documented - fixed - passed == set()
     assert "MELDHALL_ALLOWED_ORIGINS" in passed
@@ -525,3 +520,87 @@ def test_a_password_full_of_url_syntax_logs_in_as_compose_passes_it(tmp_path: Pa
                 env=env, capture_output=True, text=True, timeout=120, check=False,
             )  # fmt: skip
             assert done.returncode == expected, done.stderr[-2000:]
+
+
+# -- the cluster profile ---------------------------------------------------------------------
+
+
+def cluster_services() -> dict[str, Any]:
+    services = compose()["services"]
+    return {name: spec for name, spec in services.items() if "cluster" in spec.get("profiles", ())}
+
+
+def test_the_default_stays_one_server_and_postgres() -> None:
+    services = compose()["services"]
+    default = {name for name, spec in services.items() if not spec.get("profiles")}
+    assert default == {"app", "db"}
+    # Alone unless .env says otherwise: no Redis in the app's environment by default.
+    assert app_environment({"POSTGRES_PASSWORD": "x"})["MELDHALL_REDIS_URL"] == ""
+
+
+def test_the_cluster_profile_has_nodes_redis_and_a_load_balancer() -> None:
+    assert set(cluster_services()) == {"node", "redis", "balancer"}
+
+
+def test_cluster_nodes_share_the_apps_database_and_settings_and_reach_redis() -> None:
+    services = compose()["services"]
+    node = services["node"]
+    assert node["image"] == services["app"]["image"]
+    app_settings = services["app"]["environment"]
+    for key, value in app_settings.items():
+        if key != "MELDHALL_REDIS_URL":
+            assert node["environment"][key] == value, key
+    assert node["environment"]["MELDHALL_REDIS_URL"] == "redis://redis:6379/0"
+    assert substitute(str(node["deploy"]["replicas"]), {}) == "2"
+    assert substitute(str(node["deploy"]["replicas"]), {"MELDHALL_CLUSTER_NODES": "5"}) == "5"
+    assert node["depends_on"]["db"]["condition"] == "service_healthy"
+    assert node["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert "/healthz" in " ".join(node["healthcheck"]["test"])
+    # The nodes publish nothing: they are reached through the load balancer.
+    assert "ports" not in node
+    assert "ports" not in services["redis"]
+
+
+def test_the_readme_tells_the_app_to_join_the_cluster_as_compose_names_redis() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "MELDHALL_REDIS_URL=redis://redis:6379/0" in readme
+    assert "docker compose --profile cluster up" in readme
+    assert "MELDHALL_REDIS_URL=redis://redis:6379/0" in (ROOT / "docker-compose.yml").read_text()
+
+
+def test_redis_keeps_nothing_and_reports_its_health() -> None:
+    redis = compose()["services"]["redis"]
+    assert redis["image"].startswith("redis:")
+    assert redis["command"][redis["command"].index("--save") + 1] == ""
+    assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
+
+
+def test_the_load_balancer_runs_the_projects_haproxy_configuration() -> None:
+    balancer = compose()["services"]["balancer"]
+    assert balancer["image"].startswith("haproxy:")
+    (mount,) = balancer["volumes"]
+    source, target, mode = mount.split(":")
+    assert (ROOT / source).resolve() == ROOT / "deploy" / "haproxy.cfg"
+    assert (target, mode) == ("/usr/local/etc/haproxy/haproxy.cfg", "ro")
+    (published,) = balancer["ports"]
+    assert substitute(published, {}) == "8080:8000"
+    config = (ROOT / "deploy" / "haproxy.cfg").read_text()
+    assert "bind *:8000" in config
+    # It finds every node by its compose service name, health-checked, WebSockets passed on.
+    assert re.search(r"server-template app \d+ app:8000 check resolvers docker", config)
+    assert re.search(r"server-template node 1-\d+ node:8000 check resolvers docker", config)
+    assert "option httpchk GET /healthz" in config
+    assert "timeout tunnel" in config
+    directives = [line for line in config.splitlines() if not line.lstrip().startswith("#")]
+    assert [line for line in directives if "stick" in line or "cookie" in line] == []
+
+
+def test_the_haproxy_configuration_is_valid() -> None:
+    binary = shutil.which("haproxy")
+    if binary is None:
+        missing_service("HAProxy is not installed (apt-get install -y haproxy)")
+    checked = subprocess.run(
+        [binary, "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
+        capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -29,8 +29,8 @@ def config_for(nodes: list[ServerProcess], port: int) -> str:
     servers = "\n".join(
         f"    server {node.log.stem} 127.0.0.1:{node.env['MELDHALL_PORT']} check" for node in nodes
     )
-    text, count = re.subn(r"    server-template .*", servers, text)
-    assert count == 1, "deploy/haproxy.cfg has no server-template line to replace"
+    text, count = re.subn(r"(    server-template .*\n)+", servers + "\n", text)
+    assert count == 1, "deploy/haproxy.cfg has no server-template lines to replace"
     return text
 
 
