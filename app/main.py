@@ -122,8 +122,15 @@ async def open_store_and_rooms(app: FastAPI, settings: Settings, url: str) -> Ro
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     url = app.state.store_url or settings.resolved_database_url
-    if settings.cluster and not url.startswith("postgresql"):
-        raise StartupFailure("a cluster node needs PostgreSQL, which every node shares")
+    if settings.cluster:
+        if not url.startswith("postgresql"):
+            raise StartupFailure("a cluster node needs PostgreSQL, which every node shares")
+        from app.cluster.node import ClusterUnreachable, reach_redis
+
+        try:
+            await reach_redis(settings.redis_url)
+        except ClusterUnreachable as error:
+            raise StartupFailure(str(error)) from error
     try:
         hold = await hold_database(url, cluster=settings.cluster)
     except DatabaseInUse as refused:

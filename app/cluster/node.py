@@ -470,6 +470,7 @@ class ClusterNode:
                 self.directory.drop(room)
         await self._mark_alive()
         await self._close_relays_of_dead_owners()
+        await self._drop_sockets_of_dead_nodes()
         if scan:
             await self._scan_orphans()
 
@@ -499,6 +500,18 @@ class ClusterNode:
         for owner, mark in zip(owners, marks, strict=True):
             if mark is None:
                 self._close_relayed(owner, "the room's server stopped; reconnect")
+
+    async def _drop_sockets_of_dead_nodes(self) -> None:
+        """The sockets other nodes held here, of nodes that are gone (a room nobody sends to
+        would keep them for good, and never count as idle)."""
+        holders = sorted({node for node, _ in self._remote})
+        if not holders:
+            return
+        marks = await self.redis.mget([self.keys.alive(node) for node in holders])
+        for node, mark in zip(holders, marks, strict=True):
+            if mark is None:
+                for key in [key for key in self._remote if key[0] == node]:
+                    self._drop_remote(*key)
 
     async def _scan_orphans(self) -> None:
         now = time.monotonic()
@@ -551,11 +564,25 @@ async def start_node(
             await node.start()
     except (RedisError, OSError, TimeoutError) as error:
         await close_clients(redis, subscriber)
-        raise ClusterUnreachable(
-            f"cannot reach Redis at {redact(redis_url)} ({error}): start it, or fix "
-            "MELDHALL_REDIS_URL"
-        ) from error
+        raise unreachable(redis_url, error) from error
     return node
+
+
+async def reach_redis(redis_url: str) -> None:
+    """Check that Redis answers; ClusterUnreachable with what to do if it does not."""
+    client = Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3)
+    try:
+        await client.ping()
+    except (RedisError, OSError) as error:
+        raise unreachable(redis_url, error) from error
+    finally:
+        await close_clients(client)
+
+
+def unreachable(redis_url: str, error: BaseException) -> ClusterUnreachable:
+    return ClusterUnreachable(
+        f"cannot reach Redis at {redact(redis_url)} ({error}): start it, or fix MELDHALL_REDIS_URL"
+    )
 
 
 async def stop_node(node: ClusterNode) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import httpx
 import pytest
 
 from tests.api.test_crash_recovery import Table, auth
+from tests.cluster.cluster import REDIS_URL, check_redis
 from tests.processes import ServerProcess, server_env
 from tests.storage.databases import drop_postgres_database, fresh_postgres_database
 
@@ -23,13 +25,13 @@ def postgres_url() -> Iterator[str]:
         asyncio.run(drop_postgres_database(url))
 
 
-def refused_line(second: ServerProcess) -> str:
+def refused_line(second: ServerProcess, reason: str = "another meldhall server") -> str:
     """The second server's exit: non-zero, with the reason in one line of its output."""
     try:
         assert second.wait_exit(60) != 0
     finally:
         second.kill()
-    lines = [line for line in second.output().splitlines() if "another meldhall server" in line]
+    lines = [line for line in second.output().splitlines() if reason in line]
     assert lines, second.output()[-3000:]
     return lines[0]
 
@@ -132,3 +134,33 @@ def test_a_version_read_before_a_killed_server_is_stale_after_it(
                 pytest.fail("nobody could act after the restart")
     finally:
         second.stop()
+
+
+@pytest.mark.postgres
+def test_a_server_alone_and_cluster_nodes_refuse_to_share_a_database(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    check_redis()
+    cluster = {
+        "DATABASE_URL": postgres_url,
+        "MELDHALL_REDIS_URL": REDIS_URL,
+        "MELDHALL_CLUSTER_NAME": f"test-{uuid.uuid4().hex[:8]}",
+    }
+    alone = ServerProcess(
+        server_env(tmp_path / "a", DATABASE_URL=postgres_url), tmp_path / "alone.log"
+    ).start()
+    try:
+        node = ServerProcess(server_env(tmp_path / "b", **cluster), tmp_path / "node.log")
+        line = refused_line(node.start(wait=False), "runs alone")
+        assert "stop it before starting cluster nodes" in line
+    finally:
+        alone.stop()
+    node = ServerProcess(server_env(tmp_path / "c", **cluster), tmp_path / "node2.log").start()
+    try:
+        second = ServerProcess(
+            server_env(tmp_path / "d", DATABASE_URL=postgres_url), tmp_path / "second.log"
+        )
+        line = refused_line(second.start(wait=False), "or cluster is serving")
+        assert "MELDHALL_REDIS_URL" in line
+    finally:
+        node.stop()

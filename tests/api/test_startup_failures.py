@@ -97,6 +97,10 @@ def test_a_start_that_fails_says_why_in_one_line_and_exits_non_zero(
         ({"MELDHALL_PORT": "eighty"}, "MELDHALL_PORT: Input should be a valid integer"),
         ({"DATABASE_URL": "mysql://db/meldhall"}, "DATABASE_URL must use an async driver"),
         ({"MELDHALL_LOG_LEVEL": "loud"}, "MELDHALL_LOG_LEVEL: Input should be"),
+        # A cluster shares its database: not a SQLite file, which one server holds alone.
+        ({"MELDHALL_REDIS_URL": "redis://127.0.0.1:6379/0"}, "a cluster"),
+        ({"MELDHALL_REDIS_URL": "http://127.0.0.1:6379"}, "MELDHALL_REDIS_URL must start"),
+        ({"MELDHALL_NODE_ID": "no spaces"}, "MELDHALL_NODE_ID may hold only"),
     ],
 )
 def test_bad_settings_are_named_by_their_variable_in_one_line(
@@ -121,3 +125,21 @@ def test_the_traceback_shows_at_debug_level(tmp_path: Path) -> None:
     assert done.returncode == 3
     assert "Traceback" in done.stderr
     assert "is not a SQLite database" in done.stderr
+
+
+@pytest.mark.postgres
+def test_a_cluster_node_that_cannot_reach_redis_says_so_in_one_line(tmp_path: Path) -> None:
+    done = run(
+        "serve",
+        tmp_path,
+        DATABASE_URL=POSTGRES_URL,
+        MELDHALL_REDIS_URL=f"redis://127.0.0.1:{free_port()}/0",
+    )
+    assert done.returncode == 3, done.stderr
+    assert "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if "ERROR" in line]
+    assert len(lines) == 1, done.stderr
+    assert "cannot reach Redis at redis://127.0.0.1:" in lines[0]
+    # Found before the database is touched.
+    assert "alembic" not in done.stderr
+    assert "MELDHALL_REDIS_URL" in lines[0]

@@ -44,6 +44,9 @@ class Player:
     doc: dict[str, Any] | None = None
     version: int = -1
     finished: bool = False
+    finished_at: float = 0.0
+    # Seconds a person "thinks" before each move (0: at once, as a program plays).
+    pace_s: float = 0.0
 
     @property
     def seat(self) -> int | None:
@@ -77,6 +80,10 @@ class Player:
                     if self.finished:
                         return
                     if pending is None and self.bot is not None and self._my_turn():
+                        if self.pace_s:
+                            await asyncio.sleep(self.pace_s)
+                            if not self._my_turn():
+                                continue
                         assert self.doc is not None
                         seq += 1
                         action = self.bot.choose(self.doc["game"], self.doc["you"]["legal"])
@@ -117,8 +124,8 @@ class Player:
             self._reached(message["version"])
             self.doc = jsonpatch.apply_patch(self.doc, message["patch"])
         self.received.append((self.version, text))
-        if self.doc is not None and self.doc["room"]["status"] == "finished":
-            self.finished = True
+        if self.doc is not None and self.doc["room"]["status"] == "finished" and not self.finished:
+            self.finished, self.finished_at = True, time.monotonic()
         return message
 
     def _reached(self, version: int) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import httpx
 import pytest
 
 from app.bots.registry import make_bot
 from tests.api.play import play_until, shared_clients
-from tests.cluster.cluster import Cluster, authentic_views, base, stored_match
+from tests.cluster.cluster import Cluster, authentic_views, base, stored_match, wait_until
 from tests.cluster.spy import stream_faults
 
 
@@ -135,3 +138,70 @@ async def test_the_history_of_a_match_reads_alike_on_every_node(cluster: Cluster
             answers.append(listed)
     assert answers[0]["total"] == 1
     assert answers[0] == answers[1] == answers[2]
+    match_id = answers[0]["matches"][0]["match_id"]
+    replays, stats = [], []
+    for node in cluster.nodes:
+        async with httpx.AsyncClient(base_url=node.url, timeout=30) as http:
+            replays.append((await http.get(f"/api/matches/{match_id}/replay")).json())
+            stats.append((await http.get("/api/players/p0/stats")).json())
+    assert replays[0]["steps"]
+    assert replays[0] == replays[1] == replays[2]
+    assert stats[0]["matches_played"] == 1
+    assert stats[0] == stats[1] == stats[2]
+
+
+async def test_a_seat_held_by_a_dead_node_shows_as_away_on_the_owner(cluster: Cluster) -> None:
+    n0, n1, _ = cluster.nodes
+    async with base(n0) as http:
+        room_id = (await http.post("/api/rooms", json={"game": "gin_rummy"})).json()["room_id"]
+        token = (await http.post(f"/api/rooms/{room_id}/join", json={"name": "ann"})).json()[
+            "token"
+        ]
+    (client,) = shared_clients([(cluster.ws_url(n1, room_id), token)])
+    await client.connect()
+    async with base(n0) as http:
+        seat = (await http.get(f"/api/rooms/{room_id}")).json()["seats"][0]
+    assert seat["connected"] is True
+    n1.kill()
+
+    async def away() -> bool:
+        async with base(n0) as http:
+            info = (await http.get(f"/api/rooms/{room_id}")).json()
+        return info["seats"][0]["connected"] is False
+
+    # Nothing is sent to the dead node's socket (nobody moves): the owner notices by itself.
+    await wait_until(away, 4 * cluster.lease_s + 5, "the seat shown away")
+
+
+async def test_hints_come_from_any_node_over_rest_and_the_socket(cluster: Cluster) -> None:
+    n0, n1, n2 = cluster.nodes
+    async with base(n0) as http:
+        room_id = (
+            await http.post(
+                "/api/rooms", json={"game": "gin_rummy", "bots": [{"seat": 1, "level": "easy"}]}
+            )
+        ).json()["room_id"]
+    async with base(n1) as http:
+        token = (await http.post(f"/api/rooms/{room_id}/join", json={"name": "ann"})).json()[
+            "token"
+        ]
+    (client,) = shared_clients([(cluster.ws_url(n1, room_id), token)])
+    await client.connect()
+    await client.send({"type": "ready"})
+    await client.wait_for(lambda: client.doc is not None and bool(client.legal), 30)
+    async with base(n2) as http:
+        hint = await http.get(
+            f"/api/rooms/{room_id}/hint", headers={"Authorization": f"Bearer {token}"}
+        )
+    assert hint.status_code == 200, hint.text
+    assert hint.json()["action"] in client.legal
+    await client.send({"type": "hint", "seq": 7})
+    await client.wait_for(lambda: any(m.get("type") == "hint" for m in hints(client)), 30)
+    (answer,) = [m for m in hints(client) if m["type"] == "hint"]
+    assert answer["seq"] == 7
+    assert answer["action"] in client.legal
+    await client.close()
+
+
+def hints(client: Any) -> list[dict[str, Any]]:
+    return [json.loads(text) for _, text in client.received if '"hint"' in text]

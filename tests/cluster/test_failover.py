@@ -169,3 +169,37 @@ async def test_a_cluster_plays_on_through_a_restart_of_redis(
     redis_server.start()
     await playing
     no_faults(await faults(cluster, tables))
+
+
+async def test_a_turn_clock_runs_on_after_its_owner_dies(cluster: Cluster) -> None:
+    n0, n1, _ = cluster.nodes
+    async with base(n0) as http:
+        created = await http.post(
+            "/api/rooms", json={"game": "rummikub", "options": {"turn_timer_s": 10}}
+        )
+        room_id = created.json()["room_id"]
+        tokens = [
+            (await http.post(f"/api/rooms/{room_id}/join", json={"name": n})).json()["token"]
+            for n in ("ann", "bob")
+        ]
+        for token in tokens:
+            await http.post(
+                f"/api/rooms/{room_id}/ready", headers={"Authorization": f"Bearer {token}"}
+            )
+        first = (await http.get(f"/api/rooms/{room_id}/state")).json()
+    # Nobody moves; the owner dies; the turn must still run out, on the room's new owner.
+    n0.kill()
+
+    async def turn_passed() -> bool:
+        async with base(n1) as http:
+            read = await http.get(f"/api/rooms/{room_id}/state")
+        if read.status_code != 200:
+            return False
+        state = read.json()
+        return bool(state["state"]["game"]["to_act"] != first["state"]["game"]["to_act"])
+
+    await wait_until(turn_passed, 4 * cluster.lease_s + 5 + 10 + 10, "the turn timed out")
+    async with base(n1) as http:
+        state = (await http.get(f"/api/rooms/{room_id}/state")).json()
+    assert state["version"] > first["version"]
+    assert state["state"]["deadline"] is not None

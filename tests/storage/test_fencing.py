@@ -7,6 +7,7 @@ where several servers share one database.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import asyncpg
@@ -14,7 +15,11 @@ import pytest
 
 from app.storage.migrate import upgrade_to_head
 from app.storage.store import Fence, MatchStore, SeatRecord, StoreError, open_store
-from tests.storage.databases import plain_dsn
+from tests.storage.databases import (
+    drop_postgres_database,
+    fresh_postgres_database,
+    plain_dsn,
+)
 from tests.storage.test_room_store import waiting_room
 
 SEATS = [SeatRecord(seat=0, name="ann", kind="human", level=None, token_hash="h0")]
@@ -82,16 +87,25 @@ async def test_writes_under_the_current_epoch_are_kept(store: MatchStore) -> Non
     assert await logged(store) == [0, 1, 2]
 
 
-@pytest.fixture
-async def sharing_store(store: MatchStore, store_url: str) -> MatchStore:
-    """A store where a room's writes may come from more than one owner.
+@pytest.fixture(params=["memory", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def sharing_store(request: pytest.FixtureRequest) -> AsyncIterator[MatchStore]:
+    """A store where a room's writes may come from more than one owner: every write is fenced.
 
     A SQLite file belongs to one server alone (app.storage.exclusive), so only its room rows
     carry the check there; the test of that is below.
     """
-    if store_url.startswith("sqlite"):
-        pytest.skip("a SQLite file has a single writer; its room rows are fenced (below)")
-    return store
+    url = "memory://"
+    if request.param == "postgres":
+        url = await fresh_postgres_database()
+        await upgrade_to_head(url)
+    opened = open_store(url)
+    await opened.start()
+    try:
+        yield opened
+    finally:
+        await opened.close()
+        if request.param == "postgres":
+            await drop_postgres_database(url)
 
 
 async def test_a_sqlite_room_row_is_replaced_only_under_its_epoch(
