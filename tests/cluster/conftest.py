@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,22 @@ def database_url() -> Iterator[str]:
     try:
         yield url
     finally:
+        asyncio.run(drop_postgres_database(url))
+
+
+@contextmanager
+def running_cluster(folder: Path) -> Iterator[Cluster]:
+    """Three nodes on a database of their own, for as long as the block runs."""
+    check_redis()
+    url = asyncio.run(fresh_postgres_database())
+    running = Cluster(folder, url, REDIS_URL, settings=TEST_SETTINGS)
+    try:
+        yield running.start(3)
+    except BaseException:
+        print(running.logs())
+        raise
+    finally:
+        running.stop()
         asyncio.run(drop_postgres_database(url))
 
 

@@ -75,8 +75,20 @@ async def open_tables(
     return tables
 
 
-async def play_all(tables: list[Table], seconds: float) -> None:
+# People think before they move: the matches last through the faults a test makes.
+PACE_S = 0.1
+
+
+async def play_all(tables: list[Table], seconds: float, pace_s: float = PACE_S) -> None:
+    for table in tables:
+        for player in table.players:
+            player.pace_s = pace_s
     await asyncio.gather(*(player.play(seconds) for table in tables for player in table.players))
+
+
+def playing(tables: list[Table]) -> int:
+    """How many tables have not finished yet (a fault made now falls on their matches)."""
+    return sum(not any(player.finished for player in table.players) for table in tables)
 
 
 async def faults(cluster: Cluster, tables: list[Table]) -> dict[str, list[str]]:

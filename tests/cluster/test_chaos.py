@@ -32,11 +32,9 @@ async def test_tables_finish_through_kills_a_pause_and_a_redis_restart(
         tables = []
         for owner in range(3):
             tables += await open_tables(cluster, 3, seed=100 + owner, owner=owner)
-        for player in (p for table in tables for p in table.players):
-            player.pace_s = PACE_S
-        playing = asyncio.create_task(play_all(tables, PLAY_S + CHAOS_S))
+        matches = asyncio.create_task(play_all(tables, PLAY_S + CHAOS_S, PACE_S))
         await chaos.run()
-        await playing
+        await matches
         no_faults(await faults(cluster, tables))
         # The faults happened under the players, not after the matches.
         assert sum(event.endswith("killed") for event in chaos.events) >= 3

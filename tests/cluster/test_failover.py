@@ -14,8 +14,9 @@ import time
 
 import httpx
 
+from tests.api.play import shared_clients
 from tests.cluster.cluster import Cluster, RedisServer, base, wait_until
-from tests.cluster.tables import faults, open_tables, play_all
+from tests.cluster.tables import faults, open_tables, play_all, playing
 from tests.processes import ServerProcess
 
 PLAY_S = 240.0
@@ -40,8 +41,9 @@ async def test_a_killed_owners_rooms_are_taken_over_and_finish(cluster: Cluster)
     tables = await open_tables(cluster, 6, seed=1)
     rooms = [table.room_id for table in tables]
     assert set((await owners_of(cluster, rooms)).values()) == {"n0"}
-    playing = asyncio.create_task(play_all(tables, PLAY_S))
+    matches = asyncio.create_task(play_all(tables, PLAY_S))
     await asyncio.sleep(1.5)
+    assert playing(tables) >= len(tables) // 2
     cluster.nodes[0].kill()
     killed = time.monotonic()
 
@@ -52,7 +54,7 @@ async def test_a_killed_owners_rooms_are_taken_over_and_finish(cluster: Cluster)
     # A lease, a tick and a half to call them orphans, and a scan: well inside two leases.
     await wait_until(all_taken, 4 * cluster.lease_s + 5, "the rooms taken over")
     assert time.monotonic() - killed < 4 * cluster.lease_s + 5
-    await playing
+    await matches
     no_faults(await faults(cluster, tables))
 
 
@@ -128,8 +130,9 @@ async def test_a_paused_owner_finds_itself_fenced_and_acknowledges_nothing(
 async def test_a_stopped_node_hands_its_rooms_over_at_once(cluster: Cluster) -> None:
     tables = await open_tables(cluster, 4, seed=3)
     rooms = [table.room_id for table in tables]
-    playing = asyncio.create_task(play_all(tables, PLAY_S))
+    matches = asyncio.create_task(play_all(tables, PLAY_S))
     await asyncio.sleep(1.5)
+    assert playing(tables) >= len(tables) // 2
     stopping = time.monotonic()
     stopped_cleanly(cluster.nodes[0])
     owners = await owners_of(cluster, rooms)
@@ -142,18 +145,20 @@ async def test_a_stopped_node_hands_its_rooms_over_at_once(cluster: Cluster) -> 
     # Handed over, not waited out: no lease has to run out first.
     await wait_until(all_taken, cluster.lease_s, "the rooms handed over")
     assert time.monotonic() - stopping < 30
-    await playing
+    await matches
     no_faults(await faults(cluster, tables))
 
 
 async def test_a_rolling_restart_of_every_node_loses_nothing(cluster: Cluster) -> None:
     tables = await open_tables(cluster, 6, seed=5)
-    playing = asyncio.create_task(play_all(tables, PLAY_S))
+    # Slower people: the matches last through three restarts.
+    matches = asyncio.create_task(play_all(tables, PLAY_S, pace_s=0.3))
     for node in cluster.nodes:
         await asyncio.sleep(2)
+        assert playing(tables) >= len(tables) // 2
         stopped_cleanly(node)
         node.start()
-    await playing
+    await matches
     no_faults(await faults(cluster, tables))
 
 
@@ -162,12 +167,13 @@ async def test_a_cluster_plays_on_through_a_restart_of_redis(
 ) -> None:
     cluster, redis_server = cluster_on_own_redis
     tables = await open_tables(cluster, 6, seed=7)
-    playing = asyncio.create_task(play_all(tables, PLAY_S))
+    matches = asyncio.create_task(play_all(tables, PLAY_S))
     await asyncio.sleep(2)
+    assert playing(tables) >= len(tables) // 2
     redis_server.stop()
     await asyncio.sleep(1)
     redis_server.start()
-    await playing
+    await matches
     no_faults(await faults(cluster, tables))
 
 
@@ -203,3 +209,26 @@ async def test_a_turn_clock_runs_on_after_its_owner_dies(cluster: Cluster) -> No
         state = (await http.get(f"/api/rooms/{room_id}/state")).json()
     assert state["version"] > first["version"]
     assert state["state"]["deadline"] is not None
+
+
+async def test_a_seat_held_by_a_dead_node_shows_as_away_on_the_owner(cluster: Cluster) -> None:
+    n0, n1, _ = cluster.nodes
+    async with base(n0) as http:
+        room_id = (await http.post("/api/rooms", json={"game": "gin_rummy"})).json()["room_id"]
+        token = (await http.post(f"/api/rooms/{room_id}/join", json={"name": "ann"})).json()[
+            "token"
+        ]
+    (client,) = shared_clients([(cluster.ws_url(n1, room_id), token)])
+    await client.connect()
+    async with base(n0) as http:
+        seat = (await http.get(f"/api/rooms/{room_id}")).json()["seats"][0]
+    assert seat["connected"] is True
+    n1.kill()
+
+    async def away() -> bool:
+        async with base(n0) as http:
+            info = (await http.get(f"/api/rooms/{room_id}")).json()
+        return info["seats"][0]["connected"] is False
+
+    # Nothing is sent to the dead node's socket (nobody moves): the owner notices by itself.
+    await wait_until(away, 4 * cluster.lease_s + 5, "the seat shown away")

@@ -13,7 +13,7 @@ from tests.api.play import play_until, shared_clients
 from tests.cluster.balancer import Balancer
 from tests.cluster.cluster import Cluster, authentic_views, stored_match
 from tests.cluster.spy import stream_faults
-from tests.cluster.tables import faults, open_tables, play_all
+from tests.cluster.tables import faults, open_tables, play_all, playing
 from tests.cluster.test_failover import PLAY_S, no_faults
 
 
@@ -76,13 +76,14 @@ async def test_a_node_that_holds_sockets_but_owns_nothing_dies_and_its_clients_c
     cluster: Cluster, balancer: Balancer
 ) -> None:
     tables = await open_tables(cluster, 6, seed=21, owner=0, through=balancer.ws_url("{room}"))
-    playing = asyncio.create_task(play_all(tables, PLAY_S))
+    matches = asyncio.create_task(play_all(tables, PLAY_S))
     await asyncio.sleep(2)
     # n2 owns no room but holds some of the sockets the balancer spread.
     assert all(cluster.owner(table.room_id) == "n0" for table in tables)
     assert any(sockets_per_node(cluster, table.room_id)[2] for table in tables)
+    assert playing(tables) >= len(tables) // 2
     cluster.nodes[2].kill()
-    await playing
+    await matches
     no_faults(await faults(cluster, tables))
     # Their players reconnected: some sockets more than the seats and spectators there are.
     players = [player for table in tables for player in table.players]
@@ -93,12 +94,13 @@ async def test_owners_killed_under_players_spread_by_the_balancer(
     cluster: Cluster, balancer: Balancer
 ) -> None:
     tables = await open_tables(cluster, 6, seed=31, owner=1, through=balancer.ws_url("{room}"))
-    playing = asyncio.create_task(play_all(tables, PLAY_S))
+    matches = asyncio.create_task(play_all(tables, PLAY_S))
     await asyncio.sleep(2)
+    assert playing(tables) >= len(tables) // 2
     cluster.nodes[1].kill()
     await asyncio.sleep(6)
     cluster.nodes[1].start()
     await asyncio.sleep(2)
     cluster.nodes[0].kill()
-    await playing
+    await matches
     no_faults(await faults(cluster, tables))
