@@ -101,6 +101,13 @@ def choose(game: str, legal: list[Json]) -> Json:
     return kinds.get("pass", legal[0])
 
 
+# Close codes after which reconnecting cannot help: a bad hello, a token of no seat here (or a
+# seat left), spectators not allowed, no such room (docs/protocol.md, Close codes).
+FATAL_CLOSE_CODES = {4400, 4401, 4403, 4404}
+RECONNECTS = 30
+BACKOFF_MAX_S = 5.0
+
+
 async def play(
     server: str, room_id: str, token: str, *, hints: bool = False, rate: float = 10
 ) -> Json:
@@ -108,9 +115,33 @@ async def play(
 
     With `hints`, each move is the server's hint when it gives one (`{"type": "hint"}`). At
     most `rate` messages a second go out (see Pacing above).
+
+    When the connection drops (the server restarting, or on a cluster the room moving to
+    another node: close 1012), it reconnects with the same token, a little later each time,
+    and carries on from the fresh snapshot; a move whose answer was lost is chosen again from
+    that state (if it was made, the state shows it).
     """
     ws_url = server.replace("http", "ws", 1) + f"/ws/rooms/{room_id}"
     pacer = Pacer(rate)
+    delay = 0.5
+    for attempt in range(RECONNECTS):
+        try:
+            return await play_connection(ws_url, token, pacer, hints=hints, first=attempt == 0)
+        except websockets.ConnectionClosed as closed:
+            code = closed.rcvd.code if closed.rcvd is not None else None
+            if code in FATAL_CLOSE_CODES:
+                raise ConnectionError(f"the server refused this seat (close {code})") from closed
+        except OSError:
+            pass  # the server is not listening yet: it is restarting
+        await asyncio.sleep(delay)
+        delay = min(BACKOFF_MAX_S, delay * 2)
+    raise ConnectionError(f"could not reach the room after {RECONNECTS} connections")
+
+
+async def play_connection(
+    ws_url: str, token: str, pacer: Pacer, *, hints: bool, first: bool
+) -> Json:
+    """One connection's play; the final document, or websockets.ConnectionClosed."""
     async with websockets.connect(ws_url) as socket:
 
         async def send(message: Json) -> None:
@@ -118,7 +149,8 @@ async def play(
             await socket.send(json.dumps(message))
 
         await send({"type": "hello", "token": token})
-        await send({"type": "ready"})
+        if first:
+            await send({"type": "ready"})
         doc: Any = None
         version = -1
         seq = 0
@@ -165,7 +197,8 @@ async def play(
                     action, chosen_at = choose(doc["room"]["game"], legal), version
                 answer = None
                 await send({"type": "action", "seq": seq, "version": chosen_at, "action": action})
-    raise ConnectionError("the server closed the connection before the match ended")
+        # Closed by the server without an error (1000, 1001): reconnect all the same.
+        raise websockets.ConnectionClosed(socket.close_rcvd, socket.close_sent)
 
 
 def main() -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
 from examples.python_client import play, rest
 from tests.api.live import live_server
+from tests.processes import ServerProcess, server_env
 
 
 @pytest.mark.parametrize(("game", "options"), [("gin_rummy", {"target": 30}), ("rummikub", {})])
@@ -43,3 +45,25 @@ def test_the_example_client_keeps_within_the_servers_message_rate(
     assert final["room"]["status"] == "finished"
     refused = [line for line in capsys.readouterr().err.splitlines() if "refused" in line]
     assert not [line for line in refused if "rate_limited" in line]
+
+
+async def test_the_example_client_carries_on_through_a_server_restart(tmp_path: Path) -> None:
+    """The server stops (as on an upgrade) and starts again mid-match: the client reconnects
+    with its token and plays the match to the end."""
+    server = ServerProcess(
+        server_env(tmp_path / "data", MELDHALL_BOT_DELAY_MS="150"), tmp_path / "server.log"
+    ).start()
+    try:
+        body = {"game": "gin_rummy", "options": {"target": 60}, "bots": [{"seat": 1}]}
+        room = rest(server.url, "POST", "/api/rooms", body)
+        joined = rest(server.url, "POST", f"/api/rooms/{room['room_id']}/join", {"name": "py"})
+        playing = asyncio.create_task(play(server.url, room["room_id"], joined["token"]))
+        await asyncio.sleep(3)
+        assert not playing.done()
+        await asyncio.to_thread(server.stop)
+        await asyncio.to_thread(server.start)
+        final = await asyncio.wait_for(playing, 240)
+    finally:
+        server.stop()
+    assert final["room"]["status"] == "finished"
+    assert final["game"]["result"] is not None
