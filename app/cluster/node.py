@@ -184,7 +184,8 @@ class ClusterNode:
 
     async def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
         """Every node's public waiting rooms: this one's as they are now, the others' as they
-        published them (at their last tick, or just after a change)."""
+        published them (at their last tick, or just after a change); only this node's while
+        Redis is away."""
         found = {info["room_id"]: info for info in await self.directory.lobby(game)}
         try:
             now_ms = int(time.time() * 1000)
@@ -196,7 +197,9 @@ class ClusterNode:
                 pipe.hvals(self.keys.lobby(node))
             published = await pipe.execute()
         except (RedisError, OSError) as error:
-            raise unavailable(error) from error
+            # Without Redis the others' rooms cannot be listed; this node's still can.
+            log.warning("listing the lobby without the other nodes' rooms: %s", error)
+            published = []
         for entries in published:
             for entry in entries:
                 info = orjson.loads(entry)
