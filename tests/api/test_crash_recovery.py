@@ -7,22 +7,18 @@ and play both games to the end.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import signal
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from app.bots.gin_rummy_basic import BasicGinBot
 from app.bots.rummikub_basic import BasicRummikubBot
-from tests.processes import base_url, server, server_env
-from tests.storage.databases import drop_postgres_database, fresh_postgres_database
+from tests.processes import base_url, server
 
 # Bounds every loop here: no game in this test needs nearly this many actions.
 MAX_ACTIONS = 4000
@@ -111,19 +107,6 @@ class Table:
         replay = self.http.get(f"/api/matches/{self.match_id}/replay")
         assert replay.status_code == 200, replay.text
         return [(s["seat"], s["action"]) for s in replay.json()["steps"] if s["seat"] is not None]
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_env(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, str]]:
-    env = server_env(tmp_path / "data")
-    if request.param == "sqlite":
-        yield env
-        return
-    url = asyncio.run(fresh_postgres_database())
-    try:
-        yield {**env, "DATABASE_URL": url}
-    finally:
-        asyncio.run(drop_postgres_database(url))
 
 
 def test_a_killed_server_resumes_every_match_without_losing_an_acknowledged_action(

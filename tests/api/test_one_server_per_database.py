@@ -70,26 +70,13 @@ def test_a_second_lone_server_on_the_same_postgres_database_refuses_to_start(
         first.stop()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def env(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, str]]:
-    env = server_env(tmp_path / "data")
-    if request.param == "sqlite":
-        yield env
-        return
-    url = asyncio.run(fresh_postgres_database())
-    try:
-        yield {**env, "DATABASE_URL": url}
-    finally:
-        asyncio.run(drop_postgres_database(url))
-
-
 def test_a_version_read_before_a_killed_server_is_stale_after_it(
-    env: dict[str, str], tmp_path: Path
+    database_env: dict[str, str], tmp_path: Path
 ) -> None:
     """An old tab's action, made against a version from before the crash, must not be taken for
     a newer one once the game has moved on after the restart."""
     log = tmp_path / "server.log"
-    first = ServerProcess(env, log).start()
+    first = ServerProcess(database_env, log).start()
     with httpx.Client(base_url=first.url, timeout=10) as http:
         gin = Table.open(http, "gin_rummy", {"target": 500}, seed=11)
         gin.play(48)
@@ -103,7 +90,7 @@ def test_a_version_read_before_a_killed_server_is_stale_after_it(
         ).json()["version"]
     first.kill()
 
-    second = ServerProcess(env, log).start()
+    second = ServerProcess(database_env, log).start()
     try:
         with httpx.Client(base_url=second.url, timeout=10) as http:
             gin.http = http

@@ -43,3 +43,24 @@ def received_faults(
         if leaked:
             faults.append(f"v{version} viewer {viewer}: {leaked} in {text[:300]}")
     return faults
+
+
+async def match_faults(database_url: str, clients: list[SeatClient], players: int) -> list[str]:
+    """The spy over every client of one room's match, from the match's log in the database."""
+    from tests.cluster.cluster import authentic_views, stored_match
+
+    doc = clients[0].doc
+    assert doc is not None
+    stored = await stored_match(database_url, doc["room"]["match_id"])
+    steps = authentic_views(stored, [None, *range(players)])
+    return [
+        fault
+        for client in clients
+        for fault in stream_faults(
+            client, None if client.token is None else client.doc["you"]["seat"], steps
+        )
+    ]
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    return {} if token is None else {"Authorization": f"Bearer {token}"}

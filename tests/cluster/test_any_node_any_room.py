@@ -11,9 +11,9 @@ import pytest
 
 from app.bots.registry import make_bot
 from tests.api.play import play_until, shared_clients
-from tests.cluster.cluster import Cluster, authentic_views, base, stored_match
+from tests.cluster.cluster import Cluster, base
 from tests.cluster.conftest import running_cluster
-from tests.cluster.spy import stream_faults
+from tests.cluster.spy import bearer, match_faults
 
 
 @pytest.fixture(scope="module")
@@ -62,24 +62,12 @@ async def play_across_nodes(
 
     # Every patch stream ends on the document the room gives that viewer, through any node.
     for index, client in enumerate(clients):
-        token = client.token
         async with base(cluster.nodes[(index + 1) % 3]) as http:
-            headers = {} if token is None else {"Authorization": f"Bearer {token}"}
-            state = await http.get(f"/api/rooms/{room_id}/state", headers=headers)
+            state = await http.get(f"/api/rooms/{room_id}/state", headers=bearer(client.token))
         assert state.status_code == 200, state.text
         assert (client.version, client.doc) == (state.json()["version"], state.json()["state"])
     # Nothing hidden from a viewer reached it, on any node.
-    assert client.doc is not None
-    stored = await stored_match(cluster.database_url, client.doc["room"]["match_id"])
-    steps = authentic_views(stored, [None, *range(players)])
-    faults = [
-        fault
-        for client in clients
-        for fault in stream_faults(
-            client, None if client.token is None else client.doc["you"]["seat"], steps
-        )
-    ]
-    assert faults == []
+    assert await match_faults(cluster.database_url, clients, players) == []
     for client in clients:
         await client.close()
 

@@ -11,8 +11,8 @@ import httpx
 from app.bots.registry import make_bot
 from tests.api.play import play_until, shared_clients
 from tests.cluster.balancer import Balancer
-from tests.cluster.cluster import Cluster, authentic_views, stored_match
-from tests.cluster.spy import stream_faults
+from tests.cluster.cluster import Cluster
+from tests.cluster.spy import bearer, match_faults
 from tests.cluster.tables import faults, open_tables, play_all, playing
 from tests.cluster.test_failover import PLAY_S, no_faults
 
@@ -52,22 +52,10 @@ async def test_whole_matches_through_the_balancer_with_seats_on_several_nodes(
         assert sum(1 for count in sockets_per_node(cluster, room_id) if count) >= 2
         async with httpx.AsyncClient(base_url=balancer.url, timeout=30) as http:
             for client in clients:
-                headers = (
-                    {} if client.token is None else {"Authorization": f"Bearer {client.token}"}
-                )
-                state = (await http.get(f"/api/rooms/{room_id}/state", headers=headers)).json()
+                read = await http.get(f"/api/rooms/{room_id}/state", headers=bearer(client.token))
+                state = read.json()
                 assert (client.version, client.doc) == (state["version"], state["state"])
-        assert clients[0].doc is not None
-        stored = await stored_match(cluster.database_url, clients[0].doc["room"]["match_id"])
-        steps = authentic_views(stored, [None, *range(players)])
-        leaks = [
-            fault
-            for client in clients
-            for fault in stream_faults(
-                client, None if client.token is None else client.doc["you"]["seat"], steps
-            )
-        ]
-        assert leaks == []
+        assert await match_faults(cluster.database_url, clients, players) == []
         for client in clients:
             await client.close()
 
