@@ -161,6 +161,8 @@ def _submitted_arrangement(rest: list[int], raw: object) -> Arrangement:
     used: set[int] = set()
     for meld in melds:
         shown = " ".join(names(meld))
+        if len(set(meld)) != len(meld):
+            raise IllegalAction("invalid_meld", f"{shown} names a card twice")
         if not is_meld(meld):
             raise IllegalAction("invalid_meld", f"{shown} is neither a set nor a run")
         if not set(meld) <= set(rest):

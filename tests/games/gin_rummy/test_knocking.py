@@ -121,6 +121,7 @@ def test_a_submitted_meld_must_be_a_set_or_a_run_of_cards_kept() -> None:
         "H4 H5 H7 is neither a set nor a run": [["H4", "H5", "H7"]],
         "S11 S12 S13 uses a card you do not keep": [["S11", "S12", "S13"]],
         "D7 H7 S7 reuses a card of another meld": [["H4", "H5", "H6", "H7"], ["H7", "S7", "D7"]],
+        "C1 C1 C1 names a card twice": [["H4", "H5", "H6", "H7"], ["C1", "C1", "C1"]],
     }
     for message, melds in cases.items():
         with pytest.raises(IllegalAction) as caught:
