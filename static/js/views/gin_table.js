@@ -7,6 +7,7 @@ import { deadwoodAfterDiscard, groupedHand } from "../rules/gin_melds.js";
 import { cardBack, cardElement } from "./cards.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
+import { createLayoutPicker } from "./gin_layout_picker.js";
 import { handOutcome, matchScoreboard } from "./gin_results.js";
 import { createHint } from "./hint.js";
 import { createMover } from "./moves.js";
@@ -20,6 +21,7 @@ export function createGinTable(container, controller) {
   // Without a controller (a replay) the table is only shown, never played.
   const live = Boolean(controller);
   const hint = createHint(controller, () => draw());
+  const layouts = createLayoutPicker(() => draw());
   let suggestion = null;
 
   const seatName = (seat) => seatLabel(state?.room?.seats?.find((s) => s.seat === seat), seat);
@@ -225,6 +227,7 @@ export function createGinTable(container, controller) {
       buttons.push(h("span.muted", {}, t("gin.pick_discard")));
     }
     for (const ending of options.endings) {
+      const knock = ending.type === "knock" ? layouts.knock(ending, state.game, myTable(state.game)) : null;
       buttons.push(
         h(
           `button.${ending.type === "gin" ? "gin-button" : "knock-button"}`,
@@ -232,13 +235,14 @@ export function createGinTable(container, controller) {
             type: "button",
             dataset: { card: ending.card },
             class: suggestion?.type === ending.type && suggestion.card === ending.card ? "hinted" : "",
-            onclick: () => act({ type: ending.type, card: ending.card }),
+            onclick: () => act(knock?.action ?? { type: ending.type, card: ending.card }),
           },
           ending.type === "gin"
             ? t("gin.gin_with", { card: cardName(ending.card) })
             : t("gin.knock_with", { card: cardName(ending.card), n: ending.deadwood }),
         ),
       );
+      if (knock?.element) buttons.push(knock.element);
     }
     if (options.bigGin) {
       const big = suggestion?.type === "big_gin" ? "hinted" : "";
