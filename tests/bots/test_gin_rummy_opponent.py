@@ -42,12 +42,9 @@ def test_guesses_keep_the_cards_the_opponent_took_and_their_weights_sum_to_one()
     assert all(int(g).bit_count() == 10 for g in guesses)
     assert abs(float(weights.sum()) - 1) < 1e-9
     # Holding two tens, the opponent surely takes the third.
-    assert (
-        chance_of_taking(
-            SeatMemory(), OpponentModel(), gin_view(HAND, ["D13"], ["D10", "H10"], "draw"), "S10"
-        )
-        == pytest.approx(1.0)
-    )
+    assert chance_of_taking(
+        SeatMemory(), OpponentModel(), gin_view(HAND, ["D13"], ["D10", "H10"], "draw"), "S10"
+    ) == pytest.approx(1.0)
 
 
 def test_a_card_passed_over_makes_its_partners_unlikely_the_more_the_model_trusts_it() -> None:
