@@ -7,25 +7,17 @@ import json
 import random
 from typing import Any
 
-import pytest
-
 from app.games.gin_rummy.cards import names, to_mask
 from app.games.gin_rummy.layoffs import knocker_layout
 from app.games.gin_rummy.melds import best_arrangements_mask
+from tests.browser.test_client_modules import module_page
 from tests.games.gin_rummy.deals import rigged, seats
+
+__all__ = ["module_page"]  # the client modules' page, shared as a fixture
 
 TWO_LAYOUTS = "C1 C2 D6 D7 D8 H2 S1 S2 S3 C13"
 TWOS = [["C2", "H2", "S2"], ["D6", "D7", "D8"]]
 LOW_SPADES = [["D6", "D7", "D8"], ["S1", "S2", "S3"]]
-
-
-@pytest.fixture(scope="module")
-def module_page(browser, static_url):  # type: ignore[no-untyped-def]
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(f"{static_url}/css/base.css")
-    yield page
-    context.close()
 
 
 def canonical(melds: Any) -> list[list[str]]:
