@@ -1,22 +1,20 @@
-"""Seeded Gin Rummy matches bot against bot: win rates with 95% confidence intervals.
+"""Gin Rummy bots against each other: hands and matches won, with 95% confidence intervals.
 
-Each pairing plays `--matches` two-player matches to the target (100); match i uses seed
-`--seed + i`, and the bots swap seats every match so that neither gains from dealing first.
-Prints, per pairing, the wins of the first bot, its win rate with a Wilson 95% interval, and
-the first bot's decision times (median, 99th percentile, max), in wall-clock time and in the
-process's CPU time: on a shared machine a decision can wait for a core, which only the wall
-figure shows.
+Each pairing plays two-player matches to 100 under the house rules (the engine's defaults)
+until at least `--hands` hands and `--matches` matches are played. Match i uses seed
+`--seed + i` for every pairing, so every level meets the same deals, and the first bot sits
+in seat i % 2, so neither bot gains from the seating. Prints, per pairing, the first bot's
+share of the decided hands (a drawn hand has no winner), its share of the matches (Wilson
+95% intervals), its points per decided hand, how often it passed up a knock it could have
+made, whether the target for that pairing is met (by the point estimate, the interval
+beside it), and its decision times in CPU time (the machine is shared, so wall-clock time
+would measure the others' load).
 
-    python bench/bench_gin_bots.py [--matches 200] [--pairing hard:easy normal:easy]
+    python bench/bench_gin_bots.py [--hands 2000] [--matches 400] [--seed 0]
+        [--pairing hard:simple normal:simple hard:easy]
 
-Measured with `--matches 1000` (seeds 0-999) on a 2-core machine shared with other work (load
-2-5, the bench at nice 5):
-- hard vs easy: 690/1000 won, 69.0% (95% CI 66.1-71.8%); hard's decisions: median 0.65 ms,
-  p99 11.8 ms, max 97.3 ms wall-clock (CPU: median 0.56 ms, p99 5.0 ms, max 11.6 ms);
-- normal vs easy: 656/1000 won, 65.6% (95% CI 62.6-68.5%); normal's decisions: median
-  0.50 ms, p99 7.0 ms, max 34.2 ms wall-clock (CPU: median 0.48 ms, max 6.2 ms).
-An earlier 1000-match run on the same host, timing wall-clock only, saw one hard decision at
-991 ms wall: the CPU time printed since shows such figures are waits for a core.
+Levels: `simple` (the competitions' simple player, `gin_rummy_simple`), `easy`, `normal`,
+`hard` (as the server's bot levels). Figures: docs/performance.md.
 """
 
 from __future__ import annotations
@@ -25,18 +23,24 @@ import argparse
 import math
 import statistics
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots.base import Bot
-from app.bots.gin_rummy_basic import BasicGinBot
-from app.bots.gin_rummy_strong import StrongGinBot
+from app.bots.gin_rummy_simple import SimpleGinBot
+from app.bots.registry import make_bot
 from app.games.gin_rummy import GinRummy
+
+# The targets for the first bot of a pairing: shares of (decided hands, matches) won.
+TARGETS: dict[str, tuple[float | None, float | None]] = {
+    "hard:simple": (0.55, 0.60),
+    "normal:simple": (0.50, 0.50),
+    "hard:easy": (None, 0.70),
+}
 
 
 def make(level: str, seed: int) -> Bot:
-    if level == "easy":
-        return BasicGinBot(seed)
-    return StrongGinBot(seed, level="hard" if level == "hard" else "normal")
+    return SimpleGinBot(seed) if level == "simple" else make_bot("gin_rummy", level, seed)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -49,15 +53,24 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def play_match(
-    first: str, second: str, seed: int, times: list[float], cpu_times: list[float]
-) -> bool:
-    """One match; True if the `first` bot's seat wins. Its decision times (wall-clock, CPU) go
-    to `times` and `cpu_times`."""
-    seat_of_first = seed % 2
+@dataclass
+class Tally:
+    matches: int = 0
+    matches_won: int = 0
+    hands: int = 0
+    decided: int = 0
+    hands_won: int = 0
+    points: int = 0  # the first bot's hand points less the other's
+    declined: int = 0  # times the first bot could knock and discarded instead
+    cpu: list[float] = field(default_factory=list)
+
+
+def play_match(first: str, second: str, seed: int, tally: Tally) -> None:
+    """One match; the first bot's results go to `tally`."""
+    mine = seed % 2
     bots: list[Any] = [None, None]
-    bots[seat_of_first] = make(first, seed)
-    bots[1 - seat_of_first] = make(second, seed + 1_000_003)
+    bots[mine] = make(first, seed)
+    bots[1 - mine] = make(second, seed + 1_000_003)
     game = GinRummy.new({}, 2, seed=seed)
     for _ in range(20_000):
         if game.is_over():
@@ -68,44 +81,66 @@ def play_match(
             continue
         seat = seats[0]
         view, legal = game.view(seat), game.legal_actions(seat)
-        start, start_cpu = time.perf_counter(), time.process_time()
+        start = time.thread_time()
         action = bots[seat].choose(view, legal)
-        if seat == seat_of_first:
-            times.append(time.perf_counter() - start)
-            cpu_times.append(time.process_time() - start_cpu)
+        if seat == mine:
+            tally.cpu.append(time.thread_time() - start)
+            could_knock = any(a["type"] == "knock" for a in legal)
+            tally.declined += could_knock and action["type"] == "discard"
         game.apply(seat, action)
+    for record in game.hand_results():
+        tally.hands += 1
+        if record["winner"] is not None:
+            tally.decided += 1
+            won = record["winner"] == mine
+            tally.hands_won += won
+            tally.points += record["points"] if won else -record["points"]
     result = game.result()
-    return result is not None and seat_of_first in result["winners"]
+    tally.matches += 1
+    tally.matches_won += result is not None and mine in result["winners"]
+
+
+def share(label: str, wins: int, n: int, target: float | None) -> str:
+    low, high = wilson(wins, n)
+    verdict = (
+        ""
+        if target is None
+        else f", target > {target:.0%}: " + ("met" if wins / max(n, 1) > target else "NOT met")
+    )
+    return f"{label} {wins}/{n} = {wins / max(n, 1):.1%} (95% CI {low:.1%}-{high:.1%}{verdict})"
+
+
+def run_pairing(pairing: str, hands: int, matches: int, seed: int) -> None:
+    first, second = pairing.split(":")
+    tally = Tally()
+    started = time.process_time()
+    while tally.hands < hands or tally.matches < matches:
+        play_match(first, second, seed + tally.matches, tally)
+    hand_target, match_target = TARGETS.get(pairing, (None, None))
+    cpu = sorted(tally.cpu)
+    print(
+        f"{first} vs {second}: "
+        + share("decided hands won", tally.hands_won, tally.decided, hand_target)
+        + f" ({tally.hands} hands, {tally.hands - tally.decided} drawn); "
+        + share("matches won", tally.matches_won, tally.matches, match_target)
+        + f"; {tally.points / max(tally.decided, 1):+.2f} points a decided hand; "
+        f"{tally.declined} knocks passed up; "
+        f"{first}'s decisions, CPU ms: median {statistics.median(cpu) * 1000:.2f} "
+        f"p99 {cpu[int(0.99 * len(cpu))] * 1000:.1f} max {cpu[-1] * 1000:.1f} "
+        f"({len(cpu)} decisions); bench CPU {time.process_time() - started:.0f} s",
+        flush=True,
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--matches", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--pairing", nargs="+", default=["hard:easy", "normal:easy"])
+    parser.add_argument("--pairing", nargs="+", default=list(TARGETS))
     args = parser.parse_args()
     for pairing in args.pairing:
-        first, second = pairing.split(":")
-        times: list[float] = []
-        cpu_times: list[float] = []
-        wins = 0
-        started = time.perf_counter()
-        for i in range(args.matches):
-            wins += play_match(first, second, args.seed + i, times, cpu_times)
-        low, high = wilson(wins, args.matches)
-        times.sort()
-        cpu_times.sort()
-        print(
-            f"{first} vs {second}: {wins}/{args.matches} won, "
-            f"rate {wins / args.matches:.3f} (95% CI {low:.3f}-{high:.3f}); "
-            f"{first} decision ms median {statistics.median(times) * 1000:.2f} "
-            f"p99 {times[int(0.99 * len(times))] * 1000:.1f} max {times[-1] * 1000:.1f} "
-            f"(CPU: median {statistics.median(cpu_times) * 1000:.2f} "
-            f"p99 {cpu_times[int(0.99 * len(cpu_times))] * 1000:.1f} "
-            f"max {cpu_times[-1] * 1000:.1f}) over {len(times)} decisions; "
-            f"{time.perf_counter() - started:.0f} s",
-            flush=True,
-        )
+        run_pairing(pairing, args.hands, args.matches, args.seed)
 
 
 if __name__ == "__main__":

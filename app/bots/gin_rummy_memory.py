@@ -1,4 +1,4 @@
-"""What one Gin Rummy seat has seen of a hand, and guesses at the opponent's cards.
+"""What one Gin Rummy seat has seen of a hand, and how likely each unseen card is theirs.
 
 A bot is fed its seat's views in order; between two of them the opponent made one turn. From
 the discard pile and the cards the view says the opponent took from it, the memory infers
@@ -10,7 +10,6 @@ Cards are ints 0..51 as in `app.games.gin_rummy.cards` (suit * 13 + rank - 1).
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +77,14 @@ class HandMemory:
     refused: set[int] = field(default_factory=set)  # discarded or passed over by the opponent
     last_discard: int | None = None
     upcard: int | None = None
+    # In the order the seat saw them: the opponent's discards, and every card refused.
+    opponent_discards: list[int] = field(default_factory=list)
+    refusals: list[int] = field(default_factory=list)
+
+    @property
+    def opponent_turns(self) -> int:
+        """The opponent's turns seen ended with a discard."""
+        return len(self.opponent_discards)
 
     def observe(self, sight: TableSight) -> None:
         """Update the inferences from a new view of this hand."""
@@ -85,13 +92,21 @@ class HandMemory:
         if sight.phase == "upcard_offer":
             self.upcard = pile[-1] if pile else None
             if not sight.first_to_play and self.upcard is not None:
-                self.refused.add(self.upcard)  # the non-dealer passed on it
+                self._refuse(self.upcard)  # the non-dealer passed on it
             return
         mine_or_upcard = self.my_discards | ({self.upcard} if self.upcard is not None else set())
-        self.refused.update(card for card in pile if card not in mine_or_upcard)
+        for card in pile:
+            if card not in mine_or_upcard and card not in self.opponent_discards:
+                self.opponent_discards.append(card)
+                self._refuse(card)
         last = self.last_discard
         if last is not None and last in pile[:-1]:
-            self.refused.add(last)  # left on the pile: the opponent drew from the stock
+            self._refuse(last)  # left on the pile: the opponent drew from the stock
+
+    def _refuse(self, card: int) -> None:
+        if card not in self.refused:
+            self.refused.add(card)
+            self.refusals.append(card)
 
     def record_discard(self, card: int) -> None:
         self.my_discards.add(card)
@@ -120,30 +135,6 @@ class HandMemory:
         weights = self.weights(sight, unseen)
         total = sum(weights) or 1.0
         return [1.0 - min(0.95, hidden * w / total) for w in weights]
-
-    def sample_opponents(self, sight: TableSight, count: int, rng: random.Random) -> list[int]:
-        """`count` guesses at the opponent's whole hand, as card masks."""
-        unseen = self.unseen(sight)
-        known = 0
-        for card in sight.opponent_taken:
-            known |= 1 << card
-        hidden = max(0, min(sight.opponent_count - len(sight.opponent_taken), len(unseen)))
-        weights = self.weights(sight, unseen)
-        samples: list[int] = []
-        for _ in range(count):
-            # Weighted sampling without replacement (Efraimidis and Spirakis, 2006).
-            keys = sorted(
-                (
-                    (rng.random() ** (1.0 / w), card)
-                    for card, w in zip(unseen, weights, strict=True)
-                ),
-                reverse=True,
-            )
-            mask = known
-            for _, card in keys[:hidden]:
-                mask |= 1 << card
-            samples.append(mask)
-        return samples
 
 
 class SeatMemory:

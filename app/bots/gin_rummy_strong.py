@@ -2,43 +2,47 @@
 
 Both levels look one draw ahead: a discard is judged by the expected deadwood after the next
 draw from the stock (every unseen card equally likely), and the discard top is taken when
-keeping it beats that expectation. The hard level also remembers what the opponent took,
-threw away and passed over (`gin_rummy_memory`), samples the opponent's hand from the unseen
-cards weighted by those clues (Monte Carlo), and
-- scores each discard by how much it would lower the sampled opponents' deadwood (so it
-  avoids feeding their likely melds);
-- knocks only when the sampled opponents, after laying off onto its melds, would on average
-  pay more than an undercut would cost; otherwise it plays on towards a lower knock or gin.
-The normal level knocks as soon as it may. Both go gin and big gin whenever they can.
+keeping it beats that expectation. The normal level knocks as soon as it may. The hard level
+also follows its opponent (`gin_rummy_opponent`): across the match it learns how soon the
+opponent knocks, whether it keeps what it picks up and whether it throws its highest loose
+card, and it weighs guesses at the opponent's hand by how well they fit that play. Then it
+- avoids a discard the opponent is likely to pick up (one that completes a meld in much of
+  the weighted guesses): the chance beyond `FEED_FLOOR` costs `FEED_COST` deadwood points,
+  so only a clear danger changes its choice (a broader aversion slowed its own hand more
+  than it slowed the opponent's, on the bench);
+- knocks unless, with the guesses laying off onto the melds the engine would lay out for it,
+  an undercut is likelier to cost than the knock to gain.
+Both go gin and big gin whenever they can.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from app.bots.gin_rummy_memory import HandMemory, SeatMemory, TableSight, neighbours
+from app.bots.gin_rummy_opponent import OpponentModel, completes, sample_hands
 from app.games.gin_rummy.cards import CARD_INDEX, CARD_POINTS, SUIT_BITS
 from app.games.gin_rummy.hand import knock_deadwood_mask
-from app.games.gin_rummy.melds import best_arrangement_mask, min_deadwood_mask
+from app.games.gin_rummy.layoffs import knocker_layout
+from app.games.gin_rummy.melds import min_deadwood_mask
 
 View = dict[str, Any]
 Action = dict[str, Any]
 Level = Literal["normal", "hard"]
 
-OPPONENT_SAMPLES = 32
-# A guessed opponent hand counts in proportion to exp(-deadwood / this): a player who has been
-# discarding its worst card for several turns rarely holds a hand full of deadwood.
-PLAUSIBLE_DEADWOOD = 8.0
+# Guesses at the opponent's hand per decision: enough for its chance of taking a card to
+# within a few per cent (about 1 ms).
+OPPONENT_SAMPLES = 128
+# The cost of feeding the opponent, in deadwood points per unit of its chance of taking the
+# card beyond the floor (bench/bench_gin_bots.py chose them; docs/performance.md).
+FEED_COST = 20.0
+FEED_FLOOR = 0.4
 # A discard whose deadwood is this much above the best one is not worth a lookahead, and
 # at most this many discards get one (it bounds a decision's time: about 2 ms each).
 DISCARD_SHORTLIST_POINTS = 10
 DISCARD_SHORTLIST_SIZE = 6
-# One point of the opponent's deadwood saved counts this much against one of ours:
-# less than one, since they take the card only when it helps and we learn what they hold.
-FEED_WEIGHT = 0.6
 # Taking the discard top tells the opponent what we collect; it must beat the stock by this.
 TAKE_MARGIN = 0.5
 # Hands are races to the knock limit: a deadwood above it costs this much more than its points.
@@ -120,11 +124,20 @@ class StrongGinBot:
         self.rng = random.Random(seed)
         self.level = level
         self.memory = SeatMemory()
+        self.model = OpponentModel()
+        self._hand_key: tuple[int, int] | None = None
+        self._my_deadwood: int | None = None
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         seen = self.memory.update(view)
+        if seen is not None and self.level == "hard":
+            if seen[0].key != self._hand_key:
+                last, self._hand_key = self._hand_key, seen[0].key
+                self.model.new_hand(view, int(view["me"]["seat"]), last, self._my_deadwood)
+            self.model.watch(*seen)
+            self._my_deadwood = min_deadwood_mask(_mask(seen[1].hand))
         by_kind: dict[str, list[Action]] = {}
         for action in legal:
             by_kind.setdefault(action["type"], []).append(action)
@@ -154,7 +167,9 @@ class StrongGinBot:
 
     def _record(self, seen: tuple[HandMemory, TableSight] | None, action: Action) -> Action:
         if seen is not None and "card" in action:
-            seen[0].record_discard(CARD_INDEX[action["card"]])
+            card = CARD_INDEX[action["card"]]
+            seen[0].record_discard(card)
+            self._my_deadwood = min_deadwood_mask(_mask(seen[1].hand) & ~(1 << card))
         return action
 
     def _should_take(self, memory: HandMemory, sight: TableSight, hand: int) -> bool:
@@ -184,7 +199,12 @@ class StrongGinBot:
         unseen = memory.unseen(sight)
         odds = memory.stock_odds(sight, unseen)
         total_odds = max(1e-9, sum(odds))
-        opponents = self._opponents(memory, sight) if self.level == "hard" else []
+        feeds: dict[int, float] = {}
+        if self.level == "hard":
+            hands, weights = sample_hands(memory, sight, self.model, OPPONENT_SAMPLES, self.rng)
+            for action in shortlist:
+                card = CARD_INDEX[action["card"]]
+                feeds[card] = float(weights @ completes(hands, card))
         cost = _cost(sight.knock_limit)
 
         def score(action: Action) -> tuple[float, int, float]:
@@ -196,8 +216,8 @@ class StrongGinBot:
                 p * cost(_after_draw(kept, deadwood, c, worst))
                 for c, p in zip(unseen, odds, strict=True)
             )
-            feed = sum(w * (dw - _best_ten(o | 1 << card)) for o, dw, w in opponents)
-            return (ahead / total_odds + FEED_WEIGHT * feed, -CARD_POINTS[card], self.rng.random())
+            feed = FEED_COST * max(0.0, feeds.get(card, 0.0) - FEED_FLOOR)
+            return (ahead / total_odds + feed, -CARD_POINTS[card], self.rng.random())
 
         return min(shortlist, key=score)
 
@@ -213,19 +233,18 @@ class StrongGinBot:
             return best
         kept = hand & ~(1 << CARD_INDEX[best["card"]])
         mine = min_deadwood_mask(kept)
-        melds = best_arrangement_mask(kept).melds
-        layable = layoff_cards(melds)
+        taken = _mask(sight.opponent_taken)
+        layout = knocker_layout(
+            kept,
+            seen=hand | _mask(sight.pile),
+            defender_known=taken,
+            defender_hidden=sight.opponent_count - len(sight.opponent_taken),
+        )
+        layable = layoff_cards(layout.melds)
         undercut = sight.undercut_bonus
+        hands, weights = sample_hands(memory, sight, self.model, OPPONENT_SAMPLES, self.rng)
         total = 0.0
-        for opponent, deadwood, weight in self._opponents(memory, sight):
-            theirs = min(deadwood, min_deadwood_mask(opponent & ~layable))
+        for opponent, weight in zip(hands.tolist(), weights.tolist(), strict=True):
+            theirs = min(min_deadwood_mask(opponent), min_deadwood_mask(opponent & ~layable))
             total += weight * (theirs - mine if theirs > mine else -(undercut + mine - theirs))
         return best if total > 0 else None
-
-    def _opponents(self, memory: HandMemory, sight: TableSight) -> list[tuple[int, int, float]]:
-        """Guessed opponent hands with their deadwood and plausibility (weights sum to 1)."""
-        hands = memory.sample_opponents(sight, OPPONENT_SAMPLES, self.rng)
-        deadwoods = [min_deadwood_mask(hand) for hand in hands]
-        weights = [math.exp(-dw / PLAUSIBLE_DEADWOOD) for dw in deadwoods]
-        total = sum(weights) or 1.0
-        return [(h, dw, w / total) for h, dw, w in zip(hands, deadwoods, weights, strict=True)]

@@ -9,11 +9,12 @@ of the places a joker could stand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from app.bots.rummikub_bound import Fixed, Relaxation
 from app.bots.rummikub_dp import (
     MAX_OLD_RUNS_PER_COLOUR,
     MAX_STARTS,
@@ -30,6 +31,10 @@ from app.bots.rummikub_replay import Laid, OldGroup, OldRun, Play, replay, tile_
 __all__ = ["Play", "best_play", "placed_points"]
 
 BEAM = 60  # states per step in the first, narrow pass
+# A full pass that holds more states than this stops, and the search starts again with the
+# bounds of `rummikub_bound` (their linear programs cost a few milliseconds, more than most
+# whole solves, so only a search that needs them pays for them).
+QUICK_STATES = 40_000
 # A time limit becomes a cap on the states of a full pass: the program handles about five
 # million a second (bench/bench_rummikub_solver.py), less on a busy host.
 STATES_PER_SECOND = 2_000_000
@@ -39,11 +44,16 @@ class _Unsupported(Exception):
     """The table is outside what the program's state can hold (the caller falls back)."""
 
 
-def _read_old_table(table: list[list[str]]) -> tuple[list[OldRun], list[OldGroup]]:
-    """Each old meld as a group or a run, read from its tiles whatever their order."""
+def _read_old_table(
+    table: list[list[str]], old: Collection[int] | None = None
+) -> tuple[list[OldRun], list[OldGroup]]:
+    """Each old meld (those of `old` if given) as a group or a run, read from its tiles
+    whatever their order."""
     runs: list[OldRun] = []
     groups: list[OldGroup] = []
     for index, meld in enumerate(table):
+        if old is not None and index not in old:
+            continue
         types = [tile_type(t) for t in meld]
         # sorted by type: by colour, then number
         real = sorted(t for t in types if t != JOKER)
@@ -158,12 +168,16 @@ class _Problem:
         tile_weight: int,
         point_weight: int,
         attach: bool,
+        old: Collection[int] | None = None,
     ) -> _Problem:
+        """The arrays of a table and a rack. Only the melds of `old` (all if None) are old
+        melds that can be kept whole; the others' tiles must stay on the table, as loose
+        tiles."""
         table_cnt, table_jokers = _counts([t for meld in table for t in meld])
         rack_cnt, rack_jokers = _counts(rack)
         if table_jokers + rack_jokers > 2 or (table_cnt + rack_cnt).max() > 2:
             raise _Unsupported("more than two copies of a tile or two jokers")
-        runs, groups = _read_old_table(table)
+        runs, groups = _read_old_table(table, old)
         run_of = np.zeros((4, MAX_OLD_RUNS_PER_COLOUR), dtype=np.int64)
         run_local = np.zeros(max(len(runs), 1), dtype=np.int64)
         starts = np.zeros((4, 14, MAX_STARTS), dtype=np.int64)
@@ -254,37 +268,127 @@ class _Problem:
         """The best play, by passes that each keep only states that may still reach a floor.
 
         First a narrow pass (the best few states per step; four times as many if it finds
-        nothing) among plays laying every rack tile, and failing that a wide narrow pass
-        among all plays: once one finds a play, one full pass above its score finds a better
-        play or proves there is none. If none does, full passes among plays laying every rack
-        tile, then at least one fewer, and so on: the first that finds a play finds the best.
-        A full pass over `budget` states ends the search with the narrow pass's play (or the
-        old table), unproven. (A play that also keeps every old meld has the highest bound at
-        every step, so the narrow pass keeps it unless ties crowd it out, and the full pass
-        finds it then: a first pass at that bound, to find it cheaply, cost more on the bench
-        than it saved.)"""
+        nothing) among plays laying every rack tile, and failing that among all plays; then
+        one full pass above the play it finds, which finds a better play or proves there is
+        none. On a table with old melds that pass stops at `QUICK_STATES` states, and the
+        search goes on with the linear relaxation's help (`_relaxed`). Every full pass stops
+        at `budget` states (0: no limit), and the best play found so far is the answer,
+        unproven. (A play that also keeps every old meld has the highest bound at every
+        step, so the narrow pass keeps it unless ties crowd it out, and the full pass finds
+        it then: a first pass at that bound, to find it cheaply, cost more on the bench than
+        it saved.)"""
+        return self._optimum(budget)[1]
+
+    def _optimum(self, budget: int) -> tuple[int, Laid]:
+        """The best play and its score."""
         every_tile = int(self.value[:4].sum()) - len(self.runs)
         every_tile += self.rack_jokers * self.joker_score
+        incumbent = self._narrow(every_tile)
+        has_old = bool(self.runs or self.groups)
+        relax = has_old and (budget == 0 or budget > QUICK_STATES)
+        quick = QUICK_STATES if relax else budget
+        if incumbent is not None:
+            proved = self._prove(*incumbent, quick)
+            if proved is not None:
+                return proved
+            if not relax:
+                return incumbent[0], _unproven(incumbent[1])
+        elif not relax:
+            return self._descend(every_tile, budget)
+        return self._relaxed(incumbent, budget)
+
+    def _narrow(self, every_tile: int) -> tuple[int, Laid] | None:
+        """A good play and its score, by narrow passes; None if they find none."""
         for beam, theta in ((BEAM, every_tile), (4 * BEAM, every_tile), (4 * BEAM, 0)):
-            narrow, floor, narrow_actions, _states = self._pass(theta, beam)
-            if narrow:
+            found, floor, actions, _states = self._pass(theta, beam)
+            if found:
+                return floor, self._replay(actions)
+        return None
+
+    def _prove(self, floor: int, laid: Laid, budget: int) -> tuple[int, Laid] | None:
+        """The best play, if it scores more than `floor`, else `laid` (which scores `floor`);
+        None if a pass outgrew `budget`."""
+        found, best, actions, _states = self._pass(floor + 1, budget=budget)
+        if found == 1:
+            return best, self._replay(actions)
+        return (floor, laid) if found == 0 else None
+
+    def _relaxed(self, incumbent: tuple[int, Laid] | None, budget: int) -> tuple[int, Laid]:
+        """The search with the linear relaxation's help (`rummikub_bound`).
+
+        Every play scoring at least a target keeps whole, or breaks, the old melds the
+        relaxation decides for that target (`Relaxation.fixed`), the more of them the closer
+        the target is to the relaxation's bound: the problem left has fewer old melds, and
+        the program's passes over it are short. A narrow pass over the problem left at the
+        bound gives a good play; then full passes ask for plays scoring at least a target,
+        from the bound down by 1, 2, 4, ... to the best play found: the bound is most often
+        the best play's score, or close to it. A pass that finds a play has found the best;
+        if none does, the best play found is the best."""
+        relaxation = self._relaxation()
+        jokers = self.rack_jokers * self.joker_score  # the relaxation leaves them out
+        if incumbent is None:
+            old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
+            incumbent = (len(self.table), Laid(old, []))
+        cap = relaxation.bound + jokers
+        fixed = relaxation.fixed(cap - jokers)
+        if fixed is not None:
+            reduced, whole = self._reduced(fixed)
+            every_tile = int(reduced.value[:4].sum()) - len(reduced.runs)
+            narrow = reduced._narrow(every_tile + reduced.rack_jokers * reduced.joker_score)
+            if narrow is not None and narrow[0] + len(whole) > incumbent[0]:
+                incumbent = _with_kept(narrow, whole)
+        target, step = cap, 1
+        while target > incumbent[0]:
+            fixed = relaxation.fixed(target - jokers)
+            if fixed is not None:
+                reduced, whole = self._reduced(fixed)
+                found, best, actions, _states = reduced._pass(target - len(whole), budget=budget)
+                if found == 1:
+                    return _with_kept((best, reduced._replay(actions)), whole)
+                if found < 0:
+                    return incumbent[0], _unproven(incumbent[1])
+            if target == incumbent[0] + 1:
                 break
-        if narrow:
-            found, _best, actions, _states = self._pass(floor + 1, budget=budget)
-            if found == 1:
-                return self._replay(actions)
-            laid = self._replay(narrow_actions)
-            return laid if found == 0 else _unproven(laid)
+            target, step = max(target - step, incumbent[0] + 1), 2 * step
+        return incumbent
+
+    def _reduced(self, fixed: Fixed) -> tuple[_Problem, list[list[str]]]:
+        """The problem left once the old melds `fixed` keeps are set aside whole and those
+        it breaks are loose tiles, and the melds set aside."""
+        melds = [r.meld for r in self.runs] + [g.meld for g in self.groups]
+        kept = {melds[i] for i in fixed.kept}
+        broken = {melds[i] for i in fixed.broken}
+        rest = [i for i in range(len(self.table)) if i not in kept]
+        reduced = _Problem.build(
+            [self.table[i] for i in rest],
+            self.rack,
+            self.tile_weight,
+            self.point_weight,
+            self.attach,
+            old={at for at, i in enumerate(rest) if i not in broken},
+        )
+        return reduced, [list(self.table[i]) for i in sorted(kept)]
+
+    def _relaxation(self) -> Relaxation:
+        table_types = np.bincount([tile_type(t) for m in self.table for t in m], minlength=53)
+        rack_types = np.bincount([tile_type(t) for t in self.rack], minlength=53)
+        old = [tuple(map(tile_type, self.table[r.meld])) for r in self.runs]
+        old += [tuple(map(tile_type, self.table[g.meld])) for g in self.groups]
+        return Relaxation(table_types, rack_types, old, self.tile_weight, self.point_weight)
+
+    def _descend(self, every_tile: int, budget: int) -> tuple[int, Laid]:
+        """Full passes among plays laying every rack tile, then at least one fewer, and so
+        on: the first that finds a play finds the best."""
         rack_tiles = int(self.arrays[2].sum()) + (0 if self.attach else self.rack_jokers)
         for tiles in range(rack_tiles, -1, -1):
             floor = every_tile if tiles == rack_tiles else tiles * self.tile_weight
-            found, _best, actions, _states = self._pass(floor, budget=budget)
+            found, best, actions, _states = self._pass(floor, budget=budget)
             if found == 1:
-                return self._replay(actions)
+                return best, self._replay(actions)
             if found < 0:
                 break
         old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
-        return Laid(replace(old, optimal=False), [])
+        return len(self.table), Laid(replace(old, optimal=False), [])
 
     def _replay(self, actions: IntArray) -> Laid:
         return replay(
@@ -298,6 +402,13 @@ class _Problem:
             actions,
             self.attach,
         )
+
+
+def _with_kept(found: tuple[int, Laid], whole: list[list[str]]) -> tuple[int, Laid]:
+    """A play of a reduced problem, and its score, with the melds set aside put back."""
+    score, laid = found
+    play = replace(laid.play, table=whole + laid.play.table, kept=len(whole) + laid.play.kept)
+    return score + len(whole), Laid(play, laid.loose_jokers)
 
 
 def _unproven(laid: Laid) -> Laid:

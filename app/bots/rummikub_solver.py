@@ -23,19 +23,18 @@ variable per candidate meld, one row per tile type, and one lexicographic weight
 objective; each distinct old meld also gets its own column, worth a small bonus, so that
 keeping it whole is counted. An exact-cover search (`rummikub_cover`) gives it a start.
 
-Speed (bench/bench_rummikub_solver.py, 300 seeded states of ~71 table and 30 rack tiles, on
-a shared 2-core host, CPU time): median 2.3-2.4 ms, p90 7.3-7.4 ms, max 28-29 ms after the
-initial meld at load 0.6-0.8 (the integer program needed 305 / 921 / 5087 ms at load 3.5,
-see the bench); before it, 1.5 ms on a quiet host.
-With `time_limit_s` the program caps its proof at about that much work (see
-`rummikub_rearrange.STATES_PER_SECOND`) and may answer its first play unproven.
+When the program's plain passes do not settle a play quickly (a rack part of which cannot
+be laid, or laying it must break several old melds), the linear relaxation of the integer
+program (`rummikub_bound`) bounds the best play and decides old melds for it, and the
+program finishes on the smaller problem left. Speed: bench/bench_rummikub_solver.py, figures
+in docs/performance.md. With `time_limit_s` the program caps its proof at about that much
+work (see `rummikub_rearrange.STATES_PER_SECOND`) and may answer its first play unproven.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -46,6 +45,7 @@ import highspy
 import numpy as np
 import numpy.typing as npt
 
+from app.bots.rummikub_bound import catalogue_counts
 from app.bots.rummikub_cover import search_cover
 from app.bots.rummikub_melds import TYPE_COUNT, catalogue, tile_type, type_points
 from app.bots.rummikub_rearrange import best_play, placed_points
@@ -86,23 +86,6 @@ HIGHS_OPTIONS: dict[str, bool | int | float | str] = {
 COVER_NODES_PER_TILE = 30
 
 
-def _silence_highs_banner() -> None:
-    """HiGHS prints a banner on stdout when a process makes its first instance; make that
-    one here with stdout pointed at /dev/null, so that the solver prints nothing."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 1)
-            highspy.Highs()  # type: ignore[no-untyped-call]  # highspy ships no stub for it
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-
-
-_silence_highs_banner()
-
-
 @dataclass(frozen=True)
 class Solution:
     """The solver's answer: the new table and what it took from the rack."""
@@ -130,10 +113,7 @@ class _Catalogue:
 @cache
 def _catalogue() -> _Catalogue:
     melds = catalogue()
-    counts = np.zeros((len(melds), TYPE_COUNT), dtype=np.int64)
-    for row, meld in enumerate(melds):
-        for tile in meld.layout:
-            counts[row, tile] += 1
+    counts = catalogue_counts()
     per_type = np.array([type_points(t) for t in range(TYPE_COUNT)], dtype=np.int64)
     return _Catalogue(
         counts=counts,

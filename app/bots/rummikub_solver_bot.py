@@ -7,8 +7,8 @@
 - normal: plays like a person who sees only part of the table: each turn it looks at about a
   fifth of the table's melds, chosen at random, and plays the solver's best answer with those
   (or the baseline bot's play when that lays more tiles), leaving the rest as they are; no
-  jokers held back. bench/bench_rummikub_solver.py --bot-games 40: normal beat the baseline
-  40/40, hard beat normal 39/40.
+  jokers held back. bench/bench_rummikub_bots.py measures each level against the one below
+  at 2, 3 and 4 players (figures in docs/performance.md).
 Before the initial meld both play the best melds worth the threshold, or draw.
 """
 

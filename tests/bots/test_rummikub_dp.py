@@ -246,10 +246,10 @@ def test_the_groups_bound_of_a_colour_step_is_the_best_over_the_colours_still_to
 
 
 def mid_game_state(
-    rng: random.Random, table_size: int, rack_size: int
+    rng: random.Random, table_size: int, rack_size: int, jokers_on_table: bool = False
 ) -> tuple[list[list[str]], list[str]]:
-    """A table of valid melds of about `table_size` tiles from a shuffled set, and a rack of
-    the rest (as the bench deals them)."""
+    """A table of valid melds of about `table_size` tiles from a shuffled set (both jokers
+    among them if `jokers_on_table`), and a rack of the rest (as the bench deals them)."""
     pool = [f"{c}{n}{copy}" for c in COLOURS for n in range(1, 14) for copy in "ab"]
     pool += ["J1", "J2"]
     rng.shuffle(pool)
@@ -258,8 +258,13 @@ def mid_game_state(
         by_name.setdefault("J" if tile.startswith("J") else tile[:-1], []).append(tile)
     melds = list(catalogue())
     table: list[list[str]] = []
-    while sum(map(len, table)) < table_size:
-        names = ["J" if t == JOKER else type_name(t) for t in rng.choice(melds).layout]
+    while sum(map(len, table)) < table_size or (jokers_on_table and by_name["J"]):
+        candidates = (
+            melds
+            if not by_name["J"] or not jokers_on_table
+            else [m for m in melds if JOKER in m.layout]
+        )
+        names = ["J" if t == JOKER else type_name(t) for t in rng.choice(candidates).layout]
         if all(len(by_name.get(n, [])) >= names.count(n) for n in names):
             table.append([by_name[n].pop() for n in names])
     rest = [t for tiles in by_name.values() for t in tiles]

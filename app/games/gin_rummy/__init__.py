@@ -9,8 +9,10 @@ from the stock. A turn is a draw (stock or discard top) and a discard; a card ta
 discard pile is not discarded (nor knocked with) in the same turn. After drawing, a player
 whose 10 kept cards have deadwood <= the knock limit may knock (knock card face down); with
 deadwood 0 that is gin, and with all 11 cards melded big gin (no discard). The knocker may
-submit melds; otherwise the engine lays out a minimum-deadwood arrangement, and among equal
-ones the one that leaves the defender the most deadwood. The defender lays out and lays off
+lay out melds of their choice (`melds`, checked: sets and runs of cards kept, none twice);
+otherwise the engine lays out a minimum-deadwood arrangement, and among equal ones the one
+that offers the defender the fewest points to lay off as far as the knocker can see, never
+by the defender's hidden cards (`layoffs.knocker_layout`). The defender lays out and lays off
 onto the knocker's melds (not after gin or big gin); the engine picks the defender's best
 arrangement and lay-offs. Knock: knocker scores the deadwood difference, or
 is undercut when the defender's deadwood is <= the knocker's. When a discard leaves two stock

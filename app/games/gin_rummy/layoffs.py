@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.games.gin_rummy.cards import SUIT_BITS, rank_of, suit_of
+from app.games.gin_rummy.cards import CARD_POINTS, SUIT_BITS, rank_of, suit_of
 from app.games.gin_rummy.melds import (
     Arrangement,
     best_arrangement_mask,
@@ -79,17 +79,53 @@ def best_defence(defender: int, knocker_melds: tuple[tuple[int, ...], ...]) -> D
     )
 
 
-def knocker_layout(knocker: int, defender: int) -> Arrangement:
-    """The knocker's minimum-deadwood arrangement that leaves the defender the most deadwood.
+def knocker_layout(kept: int, seen: int, defender_known: int, defender_hidden: int) -> Arrangement:
+    """The arrangement a knocker who lays out no melds of their own gets: among those with
+    the least deadwood, the one that lets the defender lay off the fewest points, as far as
+    the knocker can tell (the first such on a tie).
 
-    Arrangements with equal deadwood can differ in what they let the defender lay off (H4-H7
-    with 7-7-7, or H4-H6 with 7-7-7-7), and a knocker who lays out their own cards picks the
-    one that suits them.
+    It reads only what the knocker sees: `seen` are cards the defender cannot hold (the
+    knocker's own, knock card included, and the discard pile), `defender_known` those the
+    defender was seen taking from the pile and still holds, and `defender_hidden` how many
+    other cards the defender holds. Arrangements with equal deadwood can differ in what they
+    let the defender lay off (H4-H7 with 7-7-7, or H4-H6 with 7-7-7-7): a card that could be
+    laid off counts its points times the chance that the defender holds it (1 for a card
+    seen taken, else the defender's share of the unseen cards), a card beyond it in a run
+    also times the chance of the card before it; a card the knocker sees ends the run.
     """
-    candidates = best_arrangements_mask(knocker)
+    candidates = best_arrangements_mask(kept)
     if len(candidates) == 1:
         return candidates[0]
-    return max(
-        candidates,
-        key=lambda layout: best_defence(defender, layout.melds).arrangement.deadwood_points,
-    )
+    unseen = 52 - (seen | defender_known).bit_count()
+    chance = defender_hidden / unseen if unseen else 0.0
+
+    def exposure(layout: Arrangement) -> float:
+        total = 0.0
+        for chain in _open_ends(layout.melds):
+            held = 1.0
+            for card in chain:
+                if seen >> card & 1:
+                    break
+                held *= 1.0 if defender_known >> card & 1 else chance
+                total += held * CARD_POINTS[card]
+        return total
+
+    return min(candidates, key=exposure)
+
+
+def _open_ends(melds: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    """For each meld, the cards another hand could lay off onto it in turn: a three-card
+    set's missing card; the cards below a run's lowest card and above its highest."""
+    chains: list[list[int]] = []
+    for meld in melds:
+        if is_set(meld):
+            if len(meld) == 3:
+                rank = rank_of(meld[0])
+                suits = {suit_of(card) for card in meld}
+                chains += [[s * SUIT_BITS + rank - 1] for s in range(4) if s not in suits]
+            continue
+        suit = suit_of(meld[0])
+        low, high = min(map(rank_of, meld)), max(map(rank_of, meld))
+        chains.append([suit * SUIT_BITS + r - 1 for r in range(low - 1, 0, -1)])
+        chains.append([suit * SUIT_BITS + r - 1 for r in range(high + 1, 14)])
+    return chains

@@ -171,6 +171,8 @@ def _submitted_arrangement(rest: list[int], raw: object) -> Arrangement:
     used: set[int] = set()
     for meld in melds:
         shown = " ".join(names(meld))
+        if len(set(meld)) != len(meld):
+            raise IllegalAction("invalid_meld", f"{shown} names a card twice")
         if not is_meld(meld):
             raise IllegalAction("invalid_meld", f"{shown} is neither a set nor a run")
         if not set(meld) <= set(rest):
@@ -186,7 +188,13 @@ def _knock(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> 
     card = _card_in_hand(hand, action)
     rest = [held for held in hand.cards[hand.turn] if held != card]
     if action.get("melds") is None:
-        arrangement = knocker_layout(to_mask(rest), to_mask(hand.cards[1 - hand.turn]))
+        other = 1 - hand.turn
+        arrangement = knocker_layout(
+            to_mask(rest),
+            seen=to_mask(hand.cards[hand.turn]) | to_mask(hand.discard),
+            defender_known=to_mask(hand.known[other]),
+            defender_hidden=len(hand.cards[other]) - len(hand.known[other]),
+        )
     else:
         arrangement = _submitted_arrangement(rest, action["melds"])
     deadwood = arrangement.deadwood_points

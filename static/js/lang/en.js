@@ -199,6 +199,8 @@ export default {
   "gin.pick_discard": "Pick a card to discard.",
   "gin.gin_with": "Gin! (discard {card} face down)",
   "gin.knock_with": "Knock with {card} (deadwood {n})",
+  "gin.layout": "Melds to lay out with {card}",
+  "gin.layout_best": "(fewest lay-offs)",
   "gin.big_gin": "Big gin! (all 11 cards)",
   "gin.table_n": "Table {n}",
   "gin.knocker": "knocked",

@@ -199,6 +199,8 @@ export default {
   "gin.pick_discard": "选一张要弃的牌。",
   "gin.gin_with": "清牌！（{card} 面朝下弃出）",
   "gin.knock_with": "用 {card} 敲牌（散牌 {n} 点）",
+  "gin.layout": "用 {card} 敲牌时摊出的组合",
+  "gin.layout_best": "（最少被靠牌）",
   "gin.big_gin": "大清牌！（11 张全部成组合）",
   "gin.table_n": "第 {n} 桌",
   "gin.knocker": "敲牌者",

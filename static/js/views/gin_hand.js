@@ -10,11 +10,13 @@ import { cardElement } from "./cards.js";
 import { h } from "./dom.js";
 import { insertionIndex } from "./drag.js";
 import { endingButtons } from "./gin_knock.js";
+import { createLayoutPicker } from "./gin_layout_picker.js";
 import { rovingFocus } from "./roving.js";
 import { showError } from "./toasts.js";
 
 // act(action) sends a move; redraw() redraws the table.
 export function createGinHand({ act, redraw }) {
+  const layouts = createLayoutPicker(redraw);
   let selected = null;
   let fresh = null;
   let order = null;
@@ -88,7 +90,7 @@ export function createGinHand({ act, redraw }) {
   }
 
   function moveButtons(ctx) {
-    const { options, suggestion } = ctx;
+    const { options, suggestion, game, table } = ctx;
     const buttons = [];
     if (selected && options.playable.includes(selected)) {
       buttons.push(
@@ -97,7 +99,7 @@ export function createGinHand({ act, redraw }) {
     } else {
       buttons.push(h("span.muted", {}, t("gin.pick_discard")));
     }
-    buttons.push(...endingButtons(options, { act, suggestion }));
+    buttons.push(...endingButtons(options, { act, suggestion, layouts, game, table }));
     return h("div.move-buttons", {}, buttons);
   }
 

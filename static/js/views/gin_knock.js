@@ -28,22 +28,29 @@ export function endingOptions(me, table, legal, config) {
   return { endings, bigGin };
 }
 
-// The ending buttons; `suggestion` (a hint's action) marks the one it suggests.
-export function endingButtons({ endings, bigGin }, { act, suggestion }) {
-  const buttons = endings.map((ending) =>
-    h(
-      `button.${ending.type === "gin" ? "gin-button" : "knock-button"}`,
-      {
-        type: "button",
-        dataset: { card: ending.card },
-        class: suggestion?.type === ending.type && suggestion.card === ending.card ? "hinted" : "",
-        onclick: () => act({ type: ending.type, card: ending.card }),
-      },
-      ending.type === "gin"
-        ? t("gin.gin_with", { card: cardName(ending.card) })
-        : t("gin.knock_with", { card: cardName(ending.card), n: ending.deadwood }),
-    ),
-  );
+// The ending buttons; `suggestion` (a hint's action) marks the one it suggests. With
+// `layouts` (gin_layout_picker.js), a knock whose kept cards lay out more than one way gets a
+// chooser beside its button, and the knock sends the chosen melds.
+export function endingButtons({ endings, bigGin }, { act, suggestion, layouts, game, table }) {
+  const buttons = [];
+  for (const ending of endings) {
+    const knock = layouts && ending.type === "knock" ? layouts.knock(ending, game, table) : null;
+    buttons.push(
+      h(
+        `button.${ending.type === "gin" ? "gin-button" : "knock-button"}`,
+        {
+          type: "button",
+          dataset: { card: ending.card },
+          class: suggestion?.type === ending.type && suggestion.card === ending.card ? "hinted" : "",
+          onclick: () => act(knock?.action ?? { type: ending.type, card: ending.card }),
+        },
+        ending.type === "gin"
+          ? t("gin.gin_with", { card: cardName(ending.card) })
+          : t("gin.knock_with", { card: cardName(ending.card), n: ending.deadwood }),
+      ),
+    );
+    if (knock?.element) buttons.push(knock.element);
+  }
   if (bigGin) {
     const big = suggestion?.type === "big_gin" ? "hinted" : "";
     buttons.push(h("button.gin-button", { type: "button", id: "big-gin", class: big, onclick: () => act({ type: "big_gin" }) }, t("gin.big_gin")));

@@ -121,6 +121,7 @@ def test_a_submitted_meld_must_be_a_set_or_a_run_of_cards_kept() -> None:
         "H4 H5 H7 is neither a set nor a run": [["H4", "H5", "H7"]],
         "S11 S12 S13 uses a card you do not keep": [["S11", "S12", "S13"]],
         "D7 H7 S7 reuses a card of another meld": [["H4", "H5", "H6", "H7"], ["H7", "S7", "D7"]],
+        "C1 C1 C1 names a card twice": [["H4", "H5", "H6", "H7"], ["C1", "C1", "C1"]],
     }
     for message, melds in cases.items():
         with pytest.raises(IllegalAction) as caught:
@@ -238,8 +239,9 @@ def test_a_knock_lays_both_hands_open() -> None:
 
 
 def test_the_engine_lays_out_the_knocker_to_leave_the_fewest_lay_offs() -> None:
-    # Three runs D7-D9, H7-H9, S7-S9 or three sets 7-7-7, 8-8-8, 9-9-9 both leave C10; only
-    # the runs would take the defender's D10.
+    # Three runs D7-D9, H7-H9, S7-S9 or three sets 7-7-7, 8-8-8, 9-9-9 both leave C10; the
+    # runs would take six cards at their ends (the defender's D10 among them), the sets
+    # only C7, C8 and C9.
     knocker = "D7 D8 D9 H7 H8 H9 S7 S8 S9 S13"
     defender = "D10 C1 C3 C5 D2 D4 H11 H13 S12 C12"
     match, first, second = knock_after_taking("C10", defender, card="S13", knocker=knocker)
@@ -247,3 +249,56 @@ def test_the_engine_lays_out_the_knocker_to_leave_the_fewest_lay_offs() -> None:
     assert ["D7", "H7", "S7"] in player_record(record, first)["melds"]
     assert player_record(record, second)["layoffs"] == []
     assert record["points"] == 65 - 10
+
+
+# C1 C2 D6 D7 D8 H2 S1 S2 S3 S5 has deadwood 10 laid out as 2-2-2 and D6-D8 (C1 S1 S3 S5
+# loose) or as S1-S3 and D6-D8 (C1 C2 H2 S5 loose): the first offers the defender D2 to lay
+# off, the second S4 (the knocker holds S5, which ends that run's chance).
+TWO_LAYOUTS = "C1 C2 D6 D7 D8 H2 S1 S2 S3 C13"
+TWOS = [["C2", "H2", "S2"], ["D6", "D7", "D8"]]
+LOW_SPADES = [["D6", "D7", "D8"], ["S1", "S2", "S3"]]
+
+
+def knocker_melds(match: GinRummy, seat: int) -> list[list[str]]:
+    return sorted(sorted(meld) for meld in player_record(outcome(match), seat)["melds"])
+
+
+@pytest.mark.parametrize(
+    "defender",
+    [
+        "D2 C4 C6 C8 H10 H12 S11 S13 D11 D13",  # could lay D2 off onto 2-2-2
+        "S4 C4 C6 C8 H10 H12 S11 S13 D11 D13",  # could lay S4 off onto S1-S3
+        "C4 C6 C8 H10 H12 S11 S13 D11 D13 H13",  # neither
+    ],
+)
+def test_the_automatic_layout_does_not_depend_on_the_defenders_hidden_cards(
+    defender: str,
+) -> None:
+    # The 2s offer D2 (2 points), the spades S4 (4 points), each as likely to be held.
+    match, knocker, _ = knock_after_taking("S5", defender, knocker=TWO_LAYOUTS)
+    assert knocker_melds(match, knocker) == TWOS
+
+
+def test_a_card_the_defender_was_seen_taking_counts_as_held() -> None:
+    # The dealer takes the upcard D2 in view of all: now 2-2-2 would surely take it, and the
+    # knocker lays out S1-S3 instead.
+    defender = "C4 C6 C8 H10 H12 S11 S13 D11 D13 H13"
+    match = rigged(TWO_LAYOUTS, defender, "D2", stock="S5")
+    first, second = seats(match)
+    match.apply(first, {"type": "pass"})
+    match.apply(second, {"type": "take_upcard"})
+    match.apply(second, {"type": "discard", "card": "H13"})
+    match.apply(first, {"type": "draw", "source": "stock"})
+    match.apply(first, {"type": "knock", "card": "C13"})
+    assert knocker_melds(match, first) == LOW_SPADES
+    assert [e["card"] for e in player_record(outcome(match), second)["layoffs"]] == []
+
+
+def test_the_knocker_may_choose_either_layout_of_equal_deadwood() -> None:
+    defender = "D2 C4 C6 C8 H10 H12 S11 S13 D11 D13"
+    match = rigged(TWO_LAYOUTS, defender, "S5")
+    first, _ = seats(match)
+    match.apply(first, {"type": "take_upcard"})
+    match.apply(first, {"type": "knock", "card": "C13", "melds": LOW_SPADES})
+    assert knocker_melds(match, first) == LOW_SPADES
+    assert player_record(outcome(match), first)["deadwood_points"] == 10

@@ -1,0 +1,76 @@
+"""The linear relaxation that bounds the solver's search, and the search it guides.
+
+The relaxation is a bound: no play scores more, and every play scoring a target keeps
+whole (or breaks) the old melds it says. The search with its help must still find the
+optimum, which the integer program (exact, and sharing nothing with the relaxation's
+fixings or the program's passes) confirms on states where every solve takes that path.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.bots import rummikub_rearrange, rummikub_solver
+from app.bots.rummikub_rearrange import _Problem
+from app.bots.rummikub_solver import POINT_WEIGHT, TILE_WEIGHT, solve
+from tests.bots.test_rummikub_dp import mid_game_state
+from tests.bots.test_rummikub_solver import assert_is_a_legal_play
+
+
+def score(solution: rummikub_solver.Solution) -> tuple[int, int, int]:
+    return (solution.tiles_placed, solution.points, solution.kept)
+
+
+@pytest.mark.parametrize("jokers_on_table", [False, True])
+def test_the_relaxation_bounds_the_best_play_and_its_fixings_hold_for_it(
+    jokers_on_table: bool,
+) -> None:
+    rng = random.Random(41 + jokers_on_table)
+    fixings = 0
+    for _ in range(12):
+        table, rack = mid_game_state(rng, 45, 16, jokers_on_table)
+        problem = _Problem.build(table, rack, TILE_WEIGHT, POINT_WEIGHT, attach=True)
+        best, laid = problem._optimum(0)
+        relaxation = problem._relaxation()
+        assert relaxation.bound >= best
+        fixed = relaxation.fixed(best)
+        assert fixed is not None, "the best play scores its own score"
+        olds = [problem.table[r.meld] for r in problem.runs]
+        olds += [problem.table[g.meld] for g in problem.groups]
+        kept = laid.play.table[: laid.play.kept]
+        assert all(olds[i] in kept for i in fixed.kept), (table, rack)
+        assert not any(olds[i] in kept for i in fixed.broken), (table, rack)
+        assert relaxation.fixed(relaxation.bound + 1) is None
+        fixings += len(fixed.kept) + len(fixed.broken)
+    assert fixings > 0, "the states decide some old melds"
+
+
+@pytest.mark.parametrize("jokers_on_table", [False, True])
+def test_the_search_with_the_relaxation_matches_the_integer_program(
+    jokers_on_table: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plain passes are cut short at once, so every solve with old melds on the table
+    goes through the relaxation: it still finds the optimum."""
+    monkeypatch.setattr(rummikub_rearrange, "QUICK_STATES", 1)
+    relaxed = 0
+    real = rummikub_rearrange._Problem._relaxed
+
+    def counted(self: _Problem, *args: object) -> object:
+        nonlocal relaxed
+        relaxed += 1
+        return real(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rummikub_rearrange._Problem, "_relaxed", counted)
+    rng = random.Random(77 + jokers_on_table)
+    for _ in range(12):
+        table, rack = mid_game_state(rng, 40, 14, jokers_on_table)
+        program = solve(table, rack, initial_meld_done=True)
+        assert_is_a_legal_play(program, table, rack, True)
+        assert program.optimal
+        monkeypatch.setattr(rummikub_solver, "_program", {"state": "warming"})
+        integer = solve(table, rack, initial_meld_done=True)
+        monkeypatch.setattr(rummikub_solver, "_program", {"state": "lazy"})
+        assert score(program) == score(integer), (table, rack)
+    assert relaxed >= 12
