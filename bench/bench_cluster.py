@@ -264,23 +264,33 @@ async def overhead(options: argparse.Namespace) -> None:
 
 
 async def relay(options: argparse.Namespace) -> None:
-    print("relay: sockets on the room's owner against sockets on another node")
-
-    async def run(nodes: Nodes) -> dict[str, Load]:
-        results = {}
-        for name, seats in (("on the owner", (0, 0)), ("on another node", (1, 1))):
-            results[name] = await load(
-                nodes, [(0, seats)] * options.relay_rooms, options.pace, options.seconds
-            )
-            print(describe(name, results[name]), flush=True)
-        return results
-
-    results = await with_nodes(options, 2, True, run)
-    local = percentile(results["on the owner"].own, 0.5)
-    relayed = percentile(results["on another node"].own, 0.5)
     print(
-        f"  round trip p50: {relayed * 1e3:.2f} ms relayed against {local * 1e3:.2f} ms on the "
-        f"owner = {(relayed - local) * 1e3:+.2f} ms (target <= +1 ms)"
+        f"relay: sockets on the room's owner against sockets on another node, alternated "
+        f"{options.repeat} times"
+    )
+
+    async def run(nodes: Nodes) -> list[tuple[float, float]]:
+        pairs = []
+        for _ in range(options.repeat):
+            results = {}
+            for name, seats in (("on the owner", (0, 0)), ("on another node", (1, 1))):
+                results[name] = await load(
+                    nodes, [(0, seats)] * options.relay_rooms, options.pace, options.seconds
+                )
+                print(describe(name, results[name]), flush=True)
+            local = percentile(results["on the owner"].own, 0.5)
+            relayed = percentile(results["on another node"].own, 0.5)
+            pairs.append((local, relayed))
+        return pairs
+
+    pairs = await with_nodes(options, 2, True, run)
+    local = statistics.median(p[0] for p in pairs)
+    relayed = statistics.median(p[1] for p in pairs)
+    differences = sorted((r - o) * 1e3 for o, r in pairs)
+    print(
+        f"  round trip p50, the median of {len(pairs)} alternated runs: {relayed * 1e3:.2f} ms "
+        f"relayed against {local * 1e3:.2f} ms on the owner = {(relayed - local) * 1e3:+.2f} ms "
+        f"(target <= +1 ms); per pair: {', '.join(f'{d:+.2f}' for d in differences)} ms"
     )
 
 
@@ -422,6 +432,7 @@ def main() -> None:
     parser.add_argument("--lease", type=float, default=5.0, help="MELDHALL_LEASE_S of the nodes")
     parser.add_argument("--rooms", type=int, default=200, help="paced rooms (overhead)")
     parser.add_argument("--relay-rooms", type=int, default=50)
+    parser.add_argument("--repeat", type=int, default=3, help="alternated relay runs")
     parser.add_argument("--failover-rooms", type=int, default=30)
     parser.add_argument("--pace", type=float, default=0.2)
     parser.add_argument("--seconds", type=float, default=15.0)
