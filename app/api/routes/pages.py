@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 from starlette.types import Scope
 
 from app.resources import STATIC
@@ -37,15 +38,30 @@ def wants_page(scope: Scope) -> bool:
 
 class ClientFiles(StaticFiles):
     """static/ as files; a browser asking for an address that is nothing gets the client's page
-    with status 404, and the client's router shows its not-found page."""
+    with status 404, and the client's router shows its not-found page.
+
+    Mounted at the root, the files take every GET and HEAD the routes before them did not: a
+    GET of a path that a route takes only with other methods (POST .../join) is answered here,
+    as 405 with the methods the path takes rather than as an unknown address.
+    """
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         try:
             return await super().get_response(path, scope)
         except HTTPException as exc:
-            if exc.status_code != 404 or not wants_page(scope):
+            if exc.status_code != 404:
+                raise
+            if taken_with_other_methods(scope):
+                raise HTTPException(405) from None
+            if not wants_page(scope):
                 raise
             return index(status_code=404)
+
+
+def taken_with_other_methods(scope: Scope) -> bool:
+    app = scope.get("app")
+    routes = getattr(getattr(app, "router", None), "routes", ())
+    return any(route.matches(scope)[0] is Match.PARTIAL for route in routes)
 
 
 @router.get("/")
