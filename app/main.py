@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
+from pydantic import ValidationError
 from sqlalchemy.engine import make_url
 from starlette.types import Receive, Scope, Send
 
@@ -28,7 +29,7 @@ from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
 from app.rooms.sweeper import IdleRoomSweeper
 from app.settings import Settings, get_settings, new_node_id
-from app.startup import StartupFailure, failure_lines
+from app.startup import StartupFailure, describe_settings_error, failure_lines
 from app.storage.exclusive import DatabaseInUse, hold_database
 from app.storage.failures import describe_open_failure
 from app.storage.store import MatchStore, open_store
@@ -268,9 +269,13 @@ def __getattr__(name: str) -> Any:
     """
     if name != "app":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from app.cli import configure_logging
+    from app.cli import configure_logging, fail
 
-    settings = get_settings()
+    try:
+        settings = get_settings()
+    except ValidationError as exc:
+        # The same words and status as `meldhall serve`, not a traceback from the import.
+        fail(describe_settings_error(exc), code=2)
     configure_logging(settings)
     log.info(
         "loaded as app.main:app: the ASGI server's own options set its address, WebSocket "

@@ -114,6 +114,24 @@ def test_bad_settings_are_named_by_their_variable_in_one_line(
     assert expected in done.stderr
 
 
+def test_an_asgi_server_loading_the_app_names_bad_settings_in_one_line(tmp_path: Path) -> None:
+    base = {key: value for key, value in os.environ.items() if not key.startswith("MELDHALL_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(free_port())],
+        env=base | {"MELDHALL_PORT": "eighty", "MELDHALL_DATA_DIR": str(tmp_path / "data")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "meldhall: bad settings: MELDHALL_PORT: Input should be a valid integer, unable to parse "
+        "string as an integer"
+    ]
+
+
 def test_the_traceback_shows_at_debug_level(tmp_path: Path) -> None:
     prepare(tmp_path)
     done = run(
