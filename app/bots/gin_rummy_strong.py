@@ -1,11 +1,13 @@
 """A Gin Rummy bot that plays by expected value, in two levels ("normal", "hard").
 
-Both levels look one draw ahead: a discard is judged by the expected deadwood after the next
-draw from the stock (every unseen card equally likely), and the discard top is taken when
-keeping it beats that expectation. The normal level knocks as soon as it may. The hard level
-also follows its opponent (`gin_rummy_opponent`): across the match it learns how soon the
-opponent knocks, whether it keeps what it picks up and whether it throws its highest loose
-card, and it weighs guesses at the opponent's hand by how well they fit that play. Then it
+Both levels look one draw ahead: a discard is judged by the expected cost of the deadwood
+after the next draw from the stock (its points, plus steep steps for being above the knock
+limit and far above it; each unseen card weighed by its chance of being in the stock), and
+the discard top is taken when keeping it beats that expectation. The normal level knocks as
+soon as it may. The hard level also follows its opponent (`gin_rummy_opponent`): across the
+match it learns how soon the opponent knocks, whether it keeps what it picks up and whether
+it throws its highest loose card, and it weighs guesses at the opponent's hand by how well
+they fit that play. Then it
 - avoids a discard the opponent is likely to pick up (one that completes a meld in much of
   the weighted guesses): the chance beyond `FEED_FLOOR` costs `FEED_COST` deadwood points,
   so only a clear danger changes its choice (a broader aversion slowed its own hand more
