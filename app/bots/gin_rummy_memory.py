@@ -47,6 +47,7 @@ class TableSight:
     first_to_play: bool
     knock_limit: int
     undercut_bonus: int
+    line_bonus: int
 
     @classmethod
     def from_view(cls, view: View) -> TableSight | None:
@@ -65,6 +66,7 @@ class TableSight:
             first_to_play=table["seats"][0] == me["seat"],
             knock_limit=int(table.get("knock_limit") or 0),
             undercut_bonus=int((view.get("config") or {}).get("undercut_bonus", 25)),
+            line_bonus=int((view.get("config") or {}).get("line_bonus", 25)),
         )
 
 

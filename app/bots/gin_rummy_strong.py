@@ -1,17 +1,20 @@
 """A Gin Rummy bot that plays by expected value, in two levels ("normal", "hard").
 
-Both levels look one draw ahead: a discard is judged by the expected deadwood after the next
-draw from the stock (every unseen card equally likely), and the discard top is taken when
-keeping it beats that expectation. The normal level knocks as soon as it may. The hard level
-also follows its opponent (`gin_rummy_opponent`): across the match it learns how soon the
-opponent knocks, whether it keeps what it picks up and whether it throws its highest loose
-card, and it weighs guesses at the opponent's hand by how well they fit that play. Then it
+Both levels look one draw ahead: a discard is judged by the expected cost of the deadwood
+after the next draw from the stock (its points, plus steep steps for being above the knock
+limit and far above it; each unseen card weighed by its chance of being in the stock), and
+the discard top is taken when keeping it beats that expectation. The normal level knocks as
+soon as it may. The hard level also follows its opponent (`gin_rummy_opponent`): across the
+match it learns how soon the opponent knocks, whether it keeps what it picks up and whether
+it throws its highest loose card, and it weighs guesses at the opponent's hand by how well
+they fit that play. Then it
 - avoids a discard the opponent is likely to pick up (one that completes a meld in much of
   the weighted guesses): the chance beyond `FEED_FLOOR` costs `FEED_COST` deadwood points,
   so only a clear danger changes its choice (a broader aversion slowed its own hand more
   than it slowed the opponent's, on the bench);
 - knocks unless, with the guesses laying off onto the melds the engine would lay out for it,
-  an undercut is likelier to cost than the knock to gain.
+  an undercut is likelier to cost than the knock to gain (the line bonus of the hand counted
+  on both sides).
 Both go gin and big gin whenever they can.
 """
 
@@ -45,8 +48,14 @@ DISCARD_SHORTLIST_POINTS = 10
 DISCARD_SHORTLIST_SIZE = 6
 # Taking the discard top tells the opponent what we collect; it must beat the stock by this.
 TAKE_MARGIN = 0.5
-# Hands are races to the knock limit: a deadwood above it costs this much more than its points.
-OVER_LIMIT = 10.0
+# Hands are races to the knock limit: a deadwood above it costs this much more than its
+# points, and a deadwood more than `FAR_STEP` above it this much more again (a hand one good
+# draw from knocking beats one that needs two). Against a player that knocks as soon as it
+# may, the bench found a steep step best (docs/performance.md): most hands are decided by
+# who knocks first, few by the points left.
+OVER_LIMIT = 100.0
+FAR = 30.0
+FAR_STEP = 8
 _ENDINGS = ("big_gin", "gin")
 
 
@@ -56,10 +65,12 @@ def _best_ten(mask: int, keep: int | None = None) -> int:
 
 
 def _cost(knock_limit: int) -> Callable[[int], float]:
-    """How bad a deadwood is: its points, plus a step for being unable to knock."""
+    """How bad a deadwood is: its points, plus steps for being unable to knock."""
 
     def cost(deadwood: int) -> float:
-        return deadwood + OVER_LIMIT if deadwood > knock_limit else float(deadwood)
+        if deadwood <= knock_limit:
+            return float(deadwood)
+        return deadwood + OVER_LIMIT + (FAR if deadwood > knock_limit + FAR_STEP else 0.0)
 
     return cost
 
@@ -241,10 +252,14 @@ class StrongGinBot:
             defender_hidden=sight.opponent_count - len(sight.opponent_taken),
         )
         layable = layoff_cards(layout.melds)
-        undercut = sight.undercut_bonus
+        # A hand won also earns its line bonus at the match's end (one lost, the other's).
+        undercut, line = sight.undercut_bonus, sight.line_bonus
         hands, weights = sample_hands(memory, sight, self.model, OPPONENT_SAMPLES, self.rng)
         total = 0.0
         for opponent, weight in zip(hands.tolist(), weights.tolist(), strict=True):
             theirs = min(min_deadwood_mask(opponent), min_deadwood_mask(opponent & ~layable))
-            total += weight * (theirs - mine if theirs > mine else -(undercut + mine - theirs))
+            if theirs > mine:
+                total += weight * (theirs - mine + line)
+            else:
+                total -= weight * (undercut + mine - theirs + line)
         return best if total > 0 else None
