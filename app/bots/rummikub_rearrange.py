@@ -338,6 +338,9 @@ class _Problem:
             if narrow is not None and narrow[0] + len(whole) > incumbent[0]:
                 incumbent = _with_kept(narrow, whole)
         target, step = cap, 1
+        # None when the relaxation shows that no play scores more than the incumbent.
+        if relaxation.fixed(incumbent[0] + 1 - jokers) is None:
+            target = incumbent[0]
         while target > incumbent[0]:
             fixed = relaxation.fixed(target - jokers)
             if fixed is not None:
