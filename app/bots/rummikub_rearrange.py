@@ -317,9 +317,10 @@ class _Problem:
         """The search with the linear relaxation's help (`rummikub_bound`).
 
         Every play scoring at least a target keeps whole, or breaks, the old melds the
-        relaxation decides for that target (`Relaxation.fixed`), the more of them the closer
-        the target is to the relaxation's bound: the problem left has fewer old melds, and
-        the program's passes over it are short. A narrow pass over the problem left at the
+        relaxation decides for that target, and lays, or leaves on the rack, the rack tiles
+        it decides (`Relaxation.fixed`), the more of them the closer the target is to the
+        relaxation's bound: the problem left has fewer old melds and rack tiles to choose,
+        and the program's passes over it are short. A narrow pass over the problem left at the
         bound gives a good play; then full passes ask for plays scoring at least a target,
         from the bound down by 1, 2, 4, ... to the best play found: the bound is most often
         the best play's score, or close to it. A pass that finds a play has found the best;
@@ -332,11 +333,12 @@ class _Problem:
         cap = relaxation.bound + jokers
         fixed = relaxation.fixed(cap - jokers)
         if fixed is not None:
-            reduced, whole = self._reduced(fixed)
-            every_tile = int(reduced.value[:4].sum()) - len(reduced.runs)
-            narrow = reduced._narrow(every_tile + reduced.rack_jokers * reduced.joker_score)
-            if narrow is not None and narrow[0] + len(whole) > incumbent[0]:
-                incumbent = _with_kept(narrow, whole)
+            reduced = self._reduced(fixed)
+            left = reduced.problem
+            every_tile = int(left.value[:4].sum()) - len(left.runs)
+            narrow = left._narrow(every_tile + left.rack_jokers * left.joker_score)
+            if narrow is not None and narrow[0] + reduced.score > incumbent[0]:
+                incumbent = reduced.lift(narrow)
         target, step = cap, 1
         # None when the relaxation shows that no play scores more than the incumbent.
         if relaxation.fixed(incumbent[0] + 1 - jokers) is None:
@@ -344,10 +346,11 @@ class _Problem:
         while target > incumbent[0]:
             fixed = relaxation.fixed(target - jokers)
             if fixed is not None:
-                reduced, whole = self._reduced(fixed)
-                found, best, actions, _states = reduced._pass(target - len(whole), budget=budget)
+                reduced = self._reduced(fixed)
+                left = reduced.problem
+                found, best, actions, _states = left._pass(target - reduced.score, budget=budget)
                 if found == 1:
-                    return _with_kept((best, reduced._replay(actions)), whole)
+                    return reduced.lift((best, left._replay(actions)))
                 if found < 0:
                     return incumbent[0], _unproven(incumbent[1])
             if target == incumbent[0] + 1:
@@ -355,22 +358,40 @@ class _Problem:
             target, step = max(target - step, incumbent[0] + 1), 2 * step
         return incumbent
 
-    def _reduced(self, fixed: Fixed) -> tuple[_Problem, list[list[str]]]:
-        """The problem left once the old melds `fixed` keeps are set aside whole and those
-        it breaks are loose tiles, and the melds set aside."""
+    def _reduced(self, fixed: Fixed) -> _Reduced:
+        """The problem left once the old melds `fixed` keeps are set aside whole, those it
+        breaks are loose tiles, the rack tiles it lays are loose table tiles (which must be
+        laid) and those it leaves on the rack are gone."""
         melds = [r.meld for r in self.runs] + [g.meld for g in self.groups]
         kept = {melds[i] for i in fixed.kept}
         broken = {melds[i] for i in fixed.broken}
         rest = [i for i in range(len(self.table)) if i not in kept]
-        reduced = _Problem.build(
-            [self.table[i] for i in rest],
-            self.rack,
+        rack: list[str] = []
+        laid: list[str] = []
+        to_lay, to_leave = dict(fixed.laid), dict(fixed.unlaid)
+        for tile in self.rack:
+            kind = tile_type(tile)
+            if to_lay.get(kind, 0) > 0:
+                to_lay[kind] -= 1
+                laid.append(tile)
+            elif to_leave.get(kind, 0) > 0:
+                to_leave[kind] -= 1
+            else:
+                rack.append(tile)
+        table = [self.table[i] for i in rest]
+        old = {at for at, i in enumerate(rest) if i not in broken}
+        problem = _Problem.build(
+            [*table, laid] if laid else table,
+            rack,
             self.tile_weight,
             self.point_weight,
             self.attach,
-            old={at for at, i in enumerate(rest) if i not in broken},
+            old=old,
         )
-        return reduced, [list(self.table[i]) for i in sorted(kept)]
+        whole = [list(self.table[i]) for i in sorted(kept)]
+        points = sum(type_points(tile_type(t)) for t in laid)
+        score = len(whole) + len(laid) * self.tile_weight + points * self.point_weight
+        return _Reduced(problem, whole, laid, score)
 
     def _relaxation(self) -> Relaxation:
         table_types = np.bincount([tile_type(t) for m in self.table for t in m], minlength=53)
@@ -407,11 +428,27 @@ class _Problem:
         )
 
 
-def _with_kept(found: tuple[int, Laid], whole: list[list[str]]) -> tuple[int, Laid]:
-    """A play of a reduced problem, and its score, with the melds set aside put back."""
-    score, laid = found
-    play = replace(laid.play, table=whole + laid.play.table, kept=len(whole) + laid.play.kept)
-    return score + len(whole), Laid(play, laid.loose_jokers)
+@dataclass
+class _Reduced:
+    """A problem reduced by the relaxation's fixings (`_Problem._reduced`): the problem
+    left, the old melds set aside whole, the rack tiles it must lay (on its table as loose
+    tiles), and what those score."""
+
+    problem: _Problem
+    whole: list[list[str]]
+    laid: list[str]
+    score: int
+
+    def lift(self, found: tuple[int, Laid]) -> tuple[int, Laid]:
+        """A play of the problem left, and its score, as a play of the whole problem."""
+        score, laid = found
+        play = replace(
+            laid.play,
+            table=self.whole + laid.play.table,
+            placed=[*self.laid, *laid.play.placed],
+            kept=len(self.whole) + laid.play.kept,
+        )
+        return score + self.score, Laid(play, laid.loose_jokers)
 
 
 def _unproven(laid: Laid) -> Laid:
