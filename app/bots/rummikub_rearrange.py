@@ -9,6 +9,7 @@ of the places a joker could stand.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
@@ -332,7 +333,8 @@ class _Problem:
             incumbent = (len(self.table), Laid(old, []))
         cap = relaxation.bound + jokers
         fixed = relaxation.fixed(cap - jokers)
-        if fixed is not None:
+        # A first play that agrees with the fixings is what the narrow pass would find again.
+        if fixed is not None and not self._agrees(incumbent[1], fixed):
             reduced = self._reduced(fixed)
             left = reduced.problem
             every_tile = int(left.value[:4].sum()) - len(left.runs)
@@ -357,6 +359,22 @@ class _Problem:
                 break
             target, step = max(target - step, incumbent[0] + 1), 2 * step
         return incumbent
+
+    def _agrees(self, laid: Laid, fixed: Fixed) -> bool:
+        """Whether a play keeps, breaks, lays and leaves what `fixed` says."""
+        melds = [
+            tuple(self.table[m])
+            for m in [r.meld for r in self.runs] + [g.meld for g in self.groups]
+        ]
+        kept = {tuple(meld) for meld in laid.play.table[: laid.play.kept]}
+        placed = Counter(tile_type(t) for t in laid.play.placed)
+        rack = Counter(tile_type(t) for t in self.rack)
+        return (
+            all(melds[i] in kept for i in fixed.kept)
+            and not any(melds[i] in kept for i in fixed.broken)
+            and all(placed[t] >= n for t, n in fixed.laid.items())
+            and all(rack[t] - placed[t] >= n for t, n in fixed.unlaid.items())
+        )
 
     def _reduced(self, fixed: Fixed) -> _Reduced:
         """The problem left once the old melds `fixed` keeps are set aside whole, those it
