@@ -271,8 +271,9 @@ class _Problem:
         First a narrow pass (the best few states per step; four times as many if it finds
         nothing) among plays laying every rack tile, and failing that among all plays; then
         one full pass above the play it finds, which finds a better play or proves there is
-        none. On a table with old melds that pass stops at `QUICK_STATES` states, and the
-        search goes on with the linear relaxation's help (`_relaxed`). Every full pass stops
+        none (if it finds none, full passes from every rack tile down, `_descend`). On a
+        table with old melds those passes stop at `QUICK_STATES` states, and the search goes
+        on with the linear relaxation's help (`_relaxed`). Every full pass stops
         at `budget` states (0: no limit), and the best play found so far is the answer,
         unproven. (A play that also keeps every old meld has the highest bound at every
         step, so the narrow pass keeps it unless ties crowd it out, and the full pass finds
@@ -294,8 +295,13 @@ class _Problem:
                 return proved
             if not relax:
                 return incumbent[0], _unproven(incumbent[1])
-        elif not relax:
-            return self._descend(every_tile, budget)
+        else:
+            descended = self._descend(every_tile, quick)
+            if descended is not None:
+                return descended
+            if not relax:
+                old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
+                return len(self.table), Laid(replace(old, optimal=False), [])
         return self._relaxed(incumbent, budget)
 
     def _narrow(self, every_tile: int) -> tuple[int, Laid] | None:
@@ -418,9 +424,10 @@ class _Problem:
         old += [tuple(map(tile_type, self.table[g.meld])) for g in self.groups]
         return Relaxation(table_types, rack_types, old, self.tile_weight, self.point_weight)
 
-    def _descend(self, every_tile: int, budget: int) -> tuple[int, Laid]:
+    def _descend(self, every_tile: int, budget: int) -> tuple[int, Laid] | None:
         """Full passes among plays laying every rack tile, then at least one fewer, and so
-        on: the first that finds a play finds the best."""
+        on: the first that finds a play finds the best; None if a pass outgrew `budget`.
+        (The last pass, at no tiles, finds the old table at least.)"""
         rack_tiles = int(self.arrays[2].sum()) + (0 if self.attach else self.rack_jokers)
         for tiles in range(rack_tiles, -1, -1):
             floor = every_tile if tiles == rack_tiles else tiles * self.tile_weight
@@ -429,8 +436,7 @@ class _Problem:
                 return best, self._replay(actions)
             if found < 0:
                 break
-        old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
-        return len(self.table), Laid(replace(old, optimal=False), [])
+        return None
 
     def _replay(self, actions: IntArray) -> Laid:
         return replay(
