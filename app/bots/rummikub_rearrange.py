@@ -9,7 +9,6 @@ of the places a joker could stand.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
@@ -327,26 +326,18 @@ class _Problem:
         relaxation decides for that target, and lays, or leaves on the rack, the rack tiles
         it decides (`Relaxation.fixed`), the more of them the closer the target is to the
         relaxation's bound: the problem left has fewer old melds and rack tiles to choose,
-        and the program's passes over it are short. A narrow pass over the problem left at the
-        bound gives a good play; then full passes ask for plays scoring at least a target,
-        from the bound down by 1, 2, 4, ... to the best play found: the bound is most often
-        the best play's score, or close to it. A pass that finds a play has found the best;
-        if none does, the best play found is the best."""
+        and the program's passes over it are short. Full passes ask for plays scoring at
+        least a target, from the bound down by 1, 2, 4, ... to the best play found: the bound
+        is most often the best play's score, or close to it. A pass that finds a play has
+        found the best; if none does, the best play found is the best. (A narrow pass over
+        the problem left at the bound, for a better first play, cost more states on the
+        bench than it saved.)"""
         relaxation = self._relaxation()
         jokers = self.rack_jokers * self.joker_score  # the relaxation leaves them out
         if incumbent is None:
             old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
             incumbent = (len(self.table), Laid(old, []))
         cap = relaxation.bound + jokers
-        fixed = relaxation.fixed(cap - jokers)
-        # A first play that agrees with the fixings is what the narrow pass would find again.
-        if fixed is not None and not self._agrees(incumbent[1], fixed):
-            reduced = self._reduced(fixed)
-            left = reduced.problem
-            every_tile = int(left.value[:4].sum()) - len(left.runs)
-            narrow = left._narrow(every_tile + left.rack_jokers * left.joker_score)
-            if narrow is not None and narrow[0] + reduced.score > incumbent[0]:
-                incumbent = reduced.lift(narrow)
         target, step = cap, 1
         # None when the relaxation shows that no play scores more than the incumbent.
         if relaxation.fixed(incumbent[0] + 1 - jokers) is None:
@@ -365,22 +356,6 @@ class _Problem:
                 break
             target, step = max(target - step, incumbent[0] + 1), 2 * step
         return incumbent
-
-    def _agrees(self, laid: Laid, fixed: Fixed) -> bool:
-        """Whether a play keeps, breaks, lays and leaves what `fixed` says."""
-        melds = [
-            tuple(self.table[m])
-            for m in [r.meld for r in self.runs] + [g.meld for g in self.groups]
-        ]
-        kept = {tuple(meld) for meld in laid.play.table[: laid.play.kept]}
-        placed = Counter(tile_type(t) for t in laid.play.placed)
-        rack = Counter(tile_type(t) for t in self.rack)
-        return (
-            all(melds[i] in kept for i in fixed.kept)
-            and not any(melds[i] in kept for i in fixed.broken)
-            and all(placed[t] >= n for t, n in fixed.laid.items())
-            and all(rack[t] - placed[t] >= n for t, n in fixed.unlaid.items())
-        )
 
     def _reduced(self, fixed: Fixed) -> _Reduced:
         """The problem left once the old melds `fixed` keeps are set aside whole, those it
