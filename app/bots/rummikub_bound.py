@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import highspy
@@ -40,6 +40,15 @@ FloatArray = npt.NDArray[np.float64]
 # The sums below add about a thousand terms of size up to ~1e6 in float64: their rounding
 # stays far below this margin, which every comparison with a target gives away.
 ROUNDING = 1e-3
+# The relaxations are small (53 rows, a few hundred to two thousand columns): primal simplex
+# without presolve takes half the time of the defaults (measured on the slow states of
+# bench/bench_rummikub_solver.py). Any prices give a valid bound (see the module's
+# docstring), so the method changes no answer.
+HIGHS_OPTIONS: dict[str, bool | int | str] = {
+    "output_flag": False,
+    "presolve": "off",
+    "simplex_strategy": 4,
+}
 
 
 def silence_highs_banner() -> None:
@@ -75,10 +84,13 @@ _NUMBER = np.array([t % 13 + 1 for t in range(JOKER)] + [0], dtype=np.int64)
 
 @dataclass(frozen=True)
 class Fixed:
-    """Old melds (by index) that every play scoring a target keeps whole, or breaks."""
+    """Old melds (by index) that every play scoring a target keeps whole, or breaks, and
+    the rack's copies of tile types (type: copies) that it lays, or leaves on the rack."""
 
     kept: list[int]
     broken: list[int]
+    laid: dict[int, int] = field(default_factory=dict)
+    unlaid: dict[int, int] = field(default_factory=dict)
 
 
 class Relaxation:
@@ -120,7 +132,10 @@ class Relaxation:
         self.points_row = (counts @ _NUMBER, float(table_types @ _NUMBER))
         upper = np.concatenate([_copies_that_fit(cat[fits], available), copies])
         self.model = _Model(counts, upper, cost, table_types, available)
-        self.reduced, self.value = self._solve([])
+        # The solutions by the counts the rows fix: the targets a search asks for share them.
+        self._solved: dict[tuple[int, ...], tuple[FloatArray, float, FloatArray]] = {}
+        self.reduced, self.value, self.prices = self._solve([])
+        self.rack_types = rack_types
 
     @property
     def bound(self) -> int:
@@ -135,7 +150,7 @@ class Relaxation:
         that count is added as a row, then likewise the count of points: the relaxation's
         optimum may lay a fraction of a tile, or of a point, more than any play can, and
         the rows take that away."""
-        reduced, value = self.reduced, self.value
+        reduced, value, prices = self.reduced, self.value, self.prices
         rows: list[tuple[IntArray, float, float]] = []
         settled = 0  # the score of the tiles (then points) the rows settle
         for (row, on_table), step in (
@@ -149,18 +164,35 @@ class Relaxation:
                 break
             rows.append((row, on_table + count, on_table + count))
             settled += count * step
-            reduced, value = self._solve(rows)
+            reduced, value, prices = self._solve(rows)
         if value + ROUNDING < target:
             return None
         slack = value + ROUNDING - target
         old = reduced[self.first_old :]
         kept = [i for i, key in enumerate(self.key_of) if old[key] > slack]
         broken = [i for i, key in enumerate(self.key_of) if -old[key] > slack]
-        return Fixed(kept, broken)
+        # A tile type's price is what each rack copy left on the rack (a positive price) or
+        # laid (a negative one) takes off the bound, as a column's reduced cost does.
+        laid: dict[int, int] = {}
+        unlaid: dict[int, int] = {}
+        for tile in np.flatnonzero(self.rack_types[:JOKER]).tolist():
+            price = float(prices[tile])
+            if abs(price) <= ROUNDING:
+                continue
+            copies = int(self.rack_types[tile])
+            spare = min(copies, int(np.floor(slack / abs(price))))
+            if spare < copies:
+                (laid if price > 0 else unlaid)[tile] = copies - spare
+        return Fixed(kept, broken, laid, unlaid)
 
-    def _solve(self, rows: list[tuple[IntArray, float, float]]) -> tuple[FloatArray, float]:
-        reduced, value = self.model.solve(rows)
-        return reduced, value - self.constant
+    def _solve(
+        self, rows: list[tuple[IntArray, float, float]]
+    ) -> tuple[FloatArray, float, FloatArray]:
+        key = tuple(int(low) for _, low, _ in rows)
+        if key not in self._solved:
+            reduced, value, prices = self.model.solve(rows)
+            self._solved[key] = (reduced, value - self.constant, prices)
+        return self._solved[key]
 
 
 class _Model:
@@ -195,14 +227,17 @@ class _Model:
         lp.a_matrix_.index_ = row_index
         lp.a_matrix_.value_ = self.counts[col_index, row_index]
         self.highs = highspy.Highs()  # type: ignore[no-untyped-call]  # highspy ships no stub
-        self.highs.setOptionValue("output_flag", False)
+        for option, value in HIGHS_OPTIONS.items():
+            self.highs.setOptionValue(option, value)
         self.highs.passModel(lp)
 
-    def solve(self, rows: list[tuple[IntArray, float, float]]) -> tuple[FloatArray, float]:
-        """The reduced costs and the Lagrangian bound at the solution's dual prices (or at
+    def solve(
+        self, rows: list[tuple[IntArray, float, float]]
+    ) -> tuple[FloatArray, float, FloatArray]:
+        """The reduced costs, the Lagrangian bound at the solution's dual prices (or at
         their negation, if that bounds lower: the bound holds for any prices, so HiGHS's
-        sign convention for a maximisation does not matter); -inf if no fractional solution
-        satisfies the rows."""
+        sign convention for a maximisation does not matter; -inf if no fractional solution
+        satisfies the rows), and the prices of the tile types' rows."""
         n = len(self.counts)
         for row, low, high in rows:
             columns = np.flatnonzero(row).astype(np.int32)
@@ -213,17 +248,17 @@ class _Model:
         if rows:
             self.highs.deleteRows(len(rows), np.arange(TYPE_COUNT, TYPE_COUNT + len(rows)))
         if infeasible:
-            return np.zeros(n), -np.inf
+            return np.zeros(n), -np.inf, np.zeros(TYPE_COUNT)
         matrix = np.vstack([self.counts.T, *(row.astype(np.float64) for row, _, _ in rows)])
         lower = np.concatenate([self.row_lower, [low for _, low, _ in rows]])
         upper = np.concatenate([self.row_upper, [high for _, _, high in rows]])
-        best = (np.zeros(n), np.inf)
+        best = (np.zeros(n), np.inf, np.zeros(TYPE_COUNT))
         for y in (duals, -duals):
             reduced = self.cost - y @ matrix
             bound = float(np.maximum(reduced, 0.0) @ self.upper)
             bound += float(np.maximum(y * lower, y * upper).sum())
             if bound < best[1]:
-                best = (reduced, bound)
+                best = (reduced, bound, y[:TYPE_COUNT])
         return best
 
 

@@ -270,8 +270,9 @@ class _Problem:
         First a narrow pass (the best few states per step; four times as many if it finds
         nothing) among plays laying every rack tile, and failing that among all plays; then
         one full pass above the play it finds, which finds a better play or proves there is
-        none. On a table with old melds that pass stops at `QUICK_STATES` states, and the
-        search goes on with the linear relaxation's help (`_relaxed`). Every full pass stops
+        none (if it finds none, full passes from every rack tile down, `_descend`). On a
+        table with old melds those passes stop at `QUICK_STATES` states, and the search goes
+        on with the linear relaxation's help (`_relaxed`). Every full pass stops
         at `budget` states (0: no limit), and the best play found so far is the answer,
         unproven. (A play that also keeps every old meld has the highest bound at every
         step, so the narrow pass keeps it unless ties crowd it out, and the full pass finds
@@ -293,8 +294,13 @@ class _Problem:
                 return proved
             if not relax:
                 return incumbent[0], _unproven(incumbent[1])
-        elif not relax:
-            return self._descend(every_tile, budget)
+        else:
+            descended = self._descend(every_tile, quick)
+            if descended is not None:
+                return descended
+            if not relax:
+                old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
+                return len(self.table), Laid(replace(old, optimal=False), [])
         return self._relaxed(incumbent, budget)
 
     def _narrow(self, every_tile: int) -> tuple[int, Laid] | None:
@@ -317,34 +323,33 @@ class _Problem:
         """The search with the linear relaxation's help (`rummikub_bound`).
 
         Every play scoring at least a target keeps whole, or breaks, the old melds the
-        relaxation decides for that target (`Relaxation.fixed`), the more of them the closer
-        the target is to the relaxation's bound: the problem left has fewer old melds, and
-        the program's passes over it are short. A narrow pass over the problem left at the
-        bound gives a good play; then full passes ask for plays scoring at least a target,
-        from the bound down by 1, 2, 4, ... to the best play found: the bound is most often
-        the best play's score, or close to it. A pass that finds a play has found the best;
-        if none does, the best play found is the best."""
+        relaxation decides for that target, and lays, or leaves on the rack, the rack tiles
+        it decides (`Relaxation.fixed`), the more of them the closer the target is to the
+        relaxation's bound: the problem left has fewer old melds and rack tiles to choose,
+        and the program's passes over it are short. Full passes ask for plays scoring at
+        least a target, from the bound down by 1, 2, 4, ... to the best play found: the bound
+        is most often the best play's score, or close to it. A pass that finds a play has
+        found the best; if none does, the best play found is the best. (A narrow pass over
+        the problem left at the bound, for a better first play, cost more states on the
+        bench than it saved.)"""
         relaxation = self._relaxation()
         jokers = self.rack_jokers * self.joker_score  # the relaxation leaves them out
         if incumbent is None:
             old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
             incumbent = (len(self.table), Laid(old, []))
         cap = relaxation.bound + jokers
-        fixed = relaxation.fixed(cap - jokers)
-        if fixed is not None:
-            reduced, whole = self._reduced(fixed)
-            every_tile = int(reduced.value[:4].sum()) - len(reduced.runs)
-            narrow = reduced._narrow(every_tile + reduced.rack_jokers * reduced.joker_score)
-            if narrow is not None and narrow[0] + len(whole) > incumbent[0]:
-                incumbent = _with_kept(narrow, whole)
         target, step = cap, 1
+        # None when the relaxation shows that no play scores more than the incumbent.
+        if relaxation.fixed(incumbent[0] + 1 - jokers) is None:
+            target = incumbent[0]
         while target > incumbent[0]:
             fixed = relaxation.fixed(target - jokers)
             if fixed is not None:
-                reduced, whole = self._reduced(fixed)
-                found, best, actions, _states = reduced._pass(target - len(whole), budget=budget)
+                reduced = self._reduced(fixed)
+                left = reduced.problem
+                found, best, actions, _states = left._pass(target - reduced.score, budget=budget)
                 if found == 1:
-                    return _with_kept((best, reduced._replay(actions)), whole)
+                    return reduced.lift((best, left._replay(actions)))
                 if found < 0:
                     return incumbent[0], _unproven(incumbent[1])
             if target == incumbent[0] + 1:
@@ -352,22 +357,40 @@ class _Problem:
             target, step = max(target - step, incumbent[0] + 1), 2 * step
         return incumbent
 
-    def _reduced(self, fixed: Fixed) -> tuple[_Problem, list[list[str]]]:
-        """The problem left once the old melds `fixed` keeps are set aside whole and those
-        it breaks are loose tiles, and the melds set aside."""
+    def _reduced(self, fixed: Fixed) -> _Reduced:
+        """The problem left once the old melds `fixed` keeps are set aside whole, those it
+        breaks are loose tiles, the rack tiles it lays are loose table tiles (which must be
+        laid) and those it leaves on the rack are gone."""
         melds = [r.meld for r in self.runs] + [g.meld for g in self.groups]
         kept = {melds[i] for i in fixed.kept}
         broken = {melds[i] for i in fixed.broken}
         rest = [i for i in range(len(self.table)) if i not in kept]
-        reduced = _Problem.build(
-            [self.table[i] for i in rest],
-            self.rack,
+        rack: list[str] = []
+        laid: list[str] = []
+        to_lay, to_leave = dict(fixed.laid), dict(fixed.unlaid)
+        for tile in self.rack:
+            kind = tile_type(tile)
+            if to_lay.get(kind, 0) > 0:
+                to_lay[kind] -= 1
+                laid.append(tile)
+            elif to_leave.get(kind, 0) > 0:
+                to_leave[kind] -= 1
+            else:
+                rack.append(tile)
+        table = [self.table[i] for i in rest]
+        old = {at for at, i in enumerate(rest) if i not in broken}
+        problem = _Problem.build(
+            [*table, laid] if laid else table,
+            rack,
             self.tile_weight,
             self.point_weight,
             self.attach,
-            old={at for at, i in enumerate(rest) if i not in broken},
+            old=old,
         )
-        return reduced, [list(self.table[i]) for i in sorted(kept)]
+        whole = [list(self.table[i]) for i in sorted(kept)]
+        points = sum(type_points(tile_type(t)) for t in laid)
+        score = len(whole) + len(laid) * self.tile_weight + points * self.point_weight
+        return _Reduced(problem, whole, laid, score)
 
     def _relaxation(self) -> Relaxation:
         table_types = np.bincount([tile_type(t) for m in self.table for t in m], minlength=53)
@@ -376,9 +399,10 @@ class _Problem:
         old += [tuple(map(tile_type, self.table[g.meld])) for g in self.groups]
         return Relaxation(table_types, rack_types, old, self.tile_weight, self.point_weight)
 
-    def _descend(self, every_tile: int, budget: int) -> tuple[int, Laid]:
+    def _descend(self, every_tile: int, budget: int) -> tuple[int, Laid] | None:
         """Full passes among plays laying every rack tile, then at least one fewer, and so
-        on: the first that finds a play finds the best."""
+        on: the first that finds a play finds the best; None if a pass outgrew `budget`.
+        (The last pass, at no tiles, finds the old table at least.)"""
         rack_tiles = int(self.arrays[2].sum()) + (0 if self.attach else self.rack_jokers)
         for tiles in range(rack_tiles, -1, -1):
             floor = every_tile if tiles == rack_tiles else tiles * self.tile_weight
@@ -387,8 +411,7 @@ class _Problem:
                 return best, self._replay(actions)
             if found < 0:
                 break
-        old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
-        return len(self.table), Laid(replace(old, optimal=False), [])
+        return None
 
     def _replay(self, actions: IntArray) -> Laid:
         return replay(
@@ -404,11 +427,27 @@ class _Problem:
         )
 
 
-def _with_kept(found: tuple[int, Laid], whole: list[list[str]]) -> tuple[int, Laid]:
-    """A play of a reduced problem, and its score, with the melds set aside put back."""
-    score, laid = found
-    play = replace(laid.play, table=whole + laid.play.table, kept=len(whole) + laid.play.kept)
-    return score + len(whole), Laid(play, laid.loose_jokers)
+@dataclass
+class _Reduced:
+    """A problem reduced by the relaxation's fixings (`_Problem._reduced`): the problem
+    left, the old melds set aside whole, the rack tiles it must lay (on its table as loose
+    tiles), and what those score."""
+
+    problem: _Problem
+    whole: list[list[str]]
+    laid: list[str]
+    score: int
+
+    def lift(self, found: tuple[int, Laid]) -> tuple[int, Laid]:
+        """A play of the problem left, and its score, as a play of the whole problem."""
+        score, laid = found
+        play = replace(
+            laid.play,
+            table=self.whole + laid.play.table,
+            placed=[*self.laid, *laid.play.placed],
+            kept=len(self.whole) + laid.play.kept,
+        )
+        return score + self.score, Laid(play, laid.loose_jokers)
 
 
 def _unproven(laid: Laid) -> Laid:

@@ -1,7 +1,8 @@
 """The linear relaxation that bounds the solver's search, and the search it guides.
 
 The relaxation is a bound: no play scores more, and every play scoring a target keeps
-whole (or breaks) the old melds it says. The search with its help must still find the
+whole (or breaks) the old melds it says, and lays (or leaves on the rack) the rack tiles it
+says. The search with its help must still find the
 optimum, which the integer program (exact, and sharing nothing with the relaxation's
 fixings or the program's passes) confirms on states where every solve takes that path.
 """
@@ -9,10 +10,12 @@ fixings or the program's passes) confirms on states where every solve takes that
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from app.bots import rummikub_rearrange, rummikub_solver
+from app.bots.rummikub_melds import tile_type
 from app.bots.rummikub_rearrange import _Problem
 from app.bots.rummikub_solver import POINT_WEIGHT, TILE_WEIGHT, solve
 from tests.bots.test_rummikub_dp import mid_game_state
@@ -28,7 +31,7 @@ def test_the_relaxation_bounds_the_best_play_and_its_fixings_hold_for_it(
     jokers_on_table: bool,
 ) -> None:
     rng = random.Random(41 + jokers_on_table)
-    fixings = 0
+    fixings = tiles_decided = 0
     for _ in range(12):
         table, rack = mid_game_state(rng, 45, 16, jokers_on_table)
         problem = _Problem.build(table, rack, TILE_WEIGHT, POINT_WEIGHT, attach=True)
@@ -42,9 +45,15 @@ def test_the_relaxation_bounds_the_best_play_and_its_fixings_hold_for_it(
         kept = laid.play.table[: laid.play.kept]
         assert all(olds[i] in kept for i in fixed.kept), (table, rack)
         assert not any(olds[i] in kept for i in fixed.broken), (table, rack)
+        placed = Counter(tile_type(t) for t in laid.play.placed)
+        on_rack = Counter(tile_type(t) for t in rack)
+        assert all(placed[t] >= copies for t, copies in fixed.laid.items()), (table, rack)
+        assert all(on_rack[t] - placed[t] >= n for t, n in fixed.unlaid.items()), (table, rack)
         assert relaxation.fixed(relaxation.bound + 1) is None
         fixings += len(fixed.kept) + len(fixed.broken)
+        tiles_decided += len(fixed.laid) + len(fixed.unlaid)
     assert fixings > 0, "the states decide some old melds"
+    assert tiles_decided > 0, "the states decide some rack tiles"
 
 
 @pytest.mark.parametrize("jokers_on_table", [False, True])
