@@ -7,6 +7,9 @@ from typing import Any
 
 PHONE = {"width": 390, "height": 844}
 
+# No animation running: the moves' fly-ins (static/js/views/motion.js) have finished.
+SETTLED = """() => document.getAnimations().every((a) => a.playState !== "running")"""
+
 NO_SIDEWAYS_SCROLL = """() => [document.documentElement.scrollWidth, window.innerWidth]"""
 
 # Each element's box, and whether the element itself is what a tap at its centre (and near each
@@ -32,7 +35,9 @@ def assert_no_sideways_scroll(page: Any) -> None:
 
 def assert_whole_and_on_top(page: Any, selector: str, *, at_least: int = 1) -> list[dict[str, Any]]:
     """Every element matching `selector` lies inside the screen's width, is not narrowed, and is
-    not covered by anything (another card, a panel, the screen's edge)."""
+    not covered by anything (another card, a panel, the screen's edge), once what is moving
+    has landed (a card or tile in flight passes over the others for a moment)."""
+    page.wait_for_function(SETTLED)
     boxes = page.evaluate(BOXES, selector)
     assert len(boxes) >= at_least, (selector, boxes)
     width = page.viewport_size["width"]
