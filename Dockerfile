@@ -49,7 +49,7 @@ USER meldhall
 # its cache on the CPU it compiled for: NUMBA_CPU_NAME=generic (set above, so at build and at
 # run time alike) compiles for the architecture's baseline CPU, so the cache built here loads
 # on any machine of that architecture instead of being compiled again in every container.
-RUN python -c "from app.bots.rummikub_solver import warm_up; warm_up()"
+RUN python -c "from app.bots.rummikub.solver import warm_up; warm_up()"
 VOLUME ["/data"]
 EXPOSE 8000
 

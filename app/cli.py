@@ -38,11 +38,11 @@ def uvicorn_config(
         "ws_max_size": settings.ws_max_message_bytes * HARD_FRAME_FACTOR,
         "ws_ping_interval": settings.ws_ping_interval_s,
         "ws_ping_timeout": settings.ws_ping_interval_s,
-        # Measured in bench/bench_server.py: for small JSON patches deflate cost throughput and
-        # memory for no gain on a LAN, so it is off unless the settings turn it on.
+        # Deflate costs throughput and memory for no gain on small patches over a LAN: off
+        # unless the settings turn it on (docs/performance.md, "Decisions in the code").
         "ws_per_message_deflate": settings.ws_compression,
-        # Measured in bench/bench_server.py --ws (500 rooms): uvicorn's legacy `websockets` stack
-        # took 15-25% more server CPU per move than the sans-I/O one, and ~20 KB more per room.
+        # The sans-I/O stack costs less CPU per move and memory per room than uvicorn's legacy
+        # `websockets` one (docs/performance.md, "Decisions in the code").
         "ws": "websockets-sansio",
         "lifespan": "on",
     }

@@ -22,7 +22,7 @@ from app.api.request_guard import RequestGuard
 from app.api.routes import games, hints, history, pages, play, rooms, ws
 from app.api.routes.pages import ClientFiles
 from app.bots.registry import make_bot
-from app.bots.rummikub_solver import warm_up_in_background
+from app.bots.rummikub.solver import warm_up_in_background
 from app.cluster.node import ClusterNode, stop_node
 from app.resources import STATIC
 from app.rooms.directory import RoomDirectory
@@ -36,18 +36,10 @@ from app.storage.store import MatchStore, open_store
 
 log = logging.getLogger("meldhall")
 
-# Rooms make a few long-lived objects per move (the log's records, documents) among many
-# short-lived ones. With Python's default thresholds (700, 10, 10) the collector took a fifth of
-# the server's CPU at 500 rooms and its full collections stopped every room for ~200 ms
-# (bench/bench_server.py); with these it takes a few per cent and full collections are rare.
-# Young collections still reach 10-20 ms every second or so at 500 rooms: the trigger counts
-# allocations minus deallocations of any age, and a move frees its room's previous (old)
-# documents as it makes new ones. Collecting the young generation on a 20 ms clock instead
-# bounded those pauses to ~1 ms but scanned each document before it died: bench_server at
-# human pace then took ~20 us more CPU per move and its p99 was worse (21-23 ms against
-# 15-18 ms), so the server keeps the collector's own trigger. With the collector off for a
-# whole run, the p99 at 500 rooms stayed at 17-22 ms: the tail there is queueing on a busy
-# server, and these pauses are a small part of it.
+# Rooms keep a few long-lived objects per move among many short-lived ones: with Python's
+# default thresholds the collector takes a large share of a busy server's CPU and its full
+# collections stop every room. Higher thresholds make them rare; what was measured and what
+# else was tried: docs/performance.md, "Decisions in the code".
 GC_THRESHOLDS = (10_000, 50, 100)
 
 

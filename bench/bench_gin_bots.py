@@ -13,7 +13,7 @@ would measure the others' load).
     python bench/bench_gin_bots.py [--hands 2000] [--matches 400] [--seed 0]
         [--pairing hard:simple normal:simple hard:easy]
 
-Levels: `simple` (the competitions' simple player, `gin_rummy_simple`), `easy`, `normal`,
+Levels: `simple` (the competitions' simple player, `app.bots.gin_rummy.simple`), `easy`, `normal`,
 `hard` (as the server's bot levels). Figures: docs/performance.md.
 """
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots.base import Bot
-from app.bots.gin_rummy_simple import SimpleGinBot
+from app.bots.gin_rummy.simple import SimpleGinBot
 from app.bots.registry import make_bot
 from app.games.gin_rummy import GinRummy
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from app.bots.gin_rummy_basic import BasicGinBot
+from app.bots.gin_rummy.basic import BasicGinBot
 from app.games.gin_rummy import GinRummy, min_deadwood
 from app.games.gin_rummy.cards import names, to_mask
 from app.games.gin_rummy.melds import min_deadwood_mask

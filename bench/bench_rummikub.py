@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.bots.rummikub_basic import BasicRummikubBot
+from app.bots.rummikub.basic import BasicRummikubBot
 from app.games.rummikub import Rummikub, check_play
 
 CHECK_TARGET_MS = 0.5

@@ -26,7 +26,7 @@ from collections import defaultdict
 
 from rummikub_states import mixed_states
 
-from app.bots.rummikub_solver import solve, warm_up
+from app.bots.rummikub.solver import solve, warm_up
 
 
 def figures(times: list[float]) -> str:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from app.bots.rummikub_basic import BasicRummikubBot
-from app.bots.rummikub_melds import COLOURS, JOKER, catalogue, type_name
+from app.bots.rummikub.basic import BasicRummikubBot
+from app.bots.rummikub.solver._melds import COLOURS, JOKER, catalogue, type_name
 from app.games.rummikub import Rummikub
 
 State = tuple[list[list[str]], list[str]]

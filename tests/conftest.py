@@ -19,7 +19,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     # inside a test, that stalls a live server's event loop past the test's timeouts. Compile
     # (or load, under a second) once here, as `meldhall serve` does at start; servers started
     # as subprocesses then load the program from the cache this fills.
-    from app.bots.rummikub_solver import warm_up
+    from app.bots.rummikub.solver import warm_up
 
     warm_up()
 

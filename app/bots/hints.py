@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.bots.gin_rummy_strong import StrongGinBot
-from app.bots.rummikub_solver_bot import SolverRummikubBot
+from app.bots.gin_rummy.strong import StrongGinBot
+from app.bots.rummikub.strong import SolverRummikubBot
 
 View = dict[str, Any]
 Action = dict[str, Any]

@@ -20,13 +20,13 @@ def make_bot(game: str, level: str, seed: int) -> Bot:
     strong: StrongLevel = "hard" if level == "hard" else "normal"
     # Imported here so that a game whose bots are missing does not break the other game.
     if game == "gin_rummy":
-        from app.bots.gin_rummy_basic import BasicGinBot
-        from app.bots.gin_rummy_strong import StrongGinBot
+        from app.bots.gin_rummy.basic import BasicGinBot
+        from app.bots.gin_rummy.strong import StrongGinBot
 
         return BasicGinBot(seed) if level == "easy" else StrongGinBot(seed, strong)
     if game == "rummikub":
-        from app.bots.rummikub_basic import BasicRummikubBot
-        from app.bots.rummikub_solver_bot import SolverRummikubBot
+        from app.bots.rummikub.basic import BasicRummikubBot
+        from app.bots.rummikub.strong import SolverRummikubBot
 
         return BasicRummikubBot(seed) if level == "easy" else SolverRummikubBot(seed, strong)
     raise UnknownBot(f"no bots for game {game!r}")

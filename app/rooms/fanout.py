@@ -17,8 +17,8 @@ PROTOCOL = 2
 
 def dumps(message: dict[str, Any]) -> str:
     # orjson: the same compact UTF-8 text as json.dumps(separators=(",", ":"),
-    # ensure_ascii=False) in a fifth of the time (bench/bench_diff.py: ~2 us against ~10 us
-    # per patch message); int keys become strings as json would make them.
+    # ensure_ascii=False) at a fraction of the cost (bench/bench_diff.py); int keys become
+    # strings as json would make them.
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 

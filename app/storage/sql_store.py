@@ -46,9 +46,8 @@ from app.storage.records import (
 from app.storage.sql_writes import ActionWrite, StatementWrite, Step, Write, unknown_match
 from app.storage.sqlite_log import SqliteLog
 
-# Two overlapping commits hide one commit's round trips and fsync behind the other. Measured
-# with bench/bench_storage.py (100 rooms, PostgreSQL on the same 2-core host): 1 writer 4.9k
-# actions/s p99 89 ms, 2 writers 5.9k p99 39 ms, 4 writers 4.6k p99 54 ms.
+# Two overlapping commits hide one commit's round trips and fsync behind the other; more
+# writers contend (docs/performance.md, "Decisions in the code").
 POSTGRES_WRITERS = 2
 
 

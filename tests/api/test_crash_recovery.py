@@ -16,8 +16,8 @@ from typing import Any
 
 import httpx
 
-from app.bots.gin_rummy_basic import BasicGinBot
-from app.bots.rummikub_basic import BasicRummikubBot
+from app.bots.gin_rummy.basic import BasicGinBot
+from app.bots.rummikub.basic import BasicRummikubBot
 from tests.processes import base_url, server
 
 # Bounds every loop here: no game in this test needs nearly this many actions.

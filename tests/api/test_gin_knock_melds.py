@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.bots.gin_rummy_basic import BasicGinBot
+from app.bots.gin_rummy.basic import BasicGinBot
 from app.games.gin_rummy import best_arrangement
 from tests.api.live import bearer, create_room, join, live_server
 

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 
 from app.api.errors import install_error_handlers
 from app.api.routes import history
-from app.bots.rummikub_basic import BasicRummikubBot
+from app.bots.rummikub.basic import BasicRummikubBot
 from app.games.engine import Engine
 from app.games.gin_rummy import GinRummy
 from app.games.rummikub import Rummikub

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from app.bots.gin_rummy_basic import BasicGinBot
+from app.bots.gin_rummy.basic import BasicGinBot
 from app.games.gin_rummy import GinRummy
 from tests.games.gin_rummy.deals import rigged, seats
 

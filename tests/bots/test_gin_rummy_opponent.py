@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from app.bots.gin_rummy_memory import SeatMemory
-from app.bots.gin_rummy_opponent import OpponentModel, completes, sample_hands
+from app.bots.gin_rummy.memory import SeatMemory
+from app.bots.gin_rummy.opponent import OpponentModel, completes, sample_hands
 from app.games.gin_rummy.cards import CARD_INDEX
 from tests.bots.test_strong_bots import gin_view
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.bots.gin_rummy_simple import SimpleGinBot
+from app.bots.gin_rummy.simple import SimpleGinBot
 from app.games.gin_rummy import GinRummy
 from tests.bots.test_strong_bots import discards, gin_view, play_out
 from tests.games.gin_rummy.deals import rigged, seats

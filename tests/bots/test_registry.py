@@ -1,10 +1,10 @@
 import pytest
 
-from app.bots.gin_rummy_basic import BasicGinBot
-from app.bots.gin_rummy_strong import StrongGinBot
+from app.bots.gin_rummy.basic import BasicGinBot
+from app.bots.gin_rummy.strong import StrongGinBot
 from app.bots.registry import UnknownBot, make_bot
-from app.bots.rummikub_basic import BasicRummikubBot
-from app.bots.rummikub_solver_bot import SolverRummikubBot
+from app.bots.rummikub.basic import BasicRummikubBot
+from app.bots.rummikub.strong import SolverRummikubBot
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.bots.rummikub_basic import BasicRummikubBot
+from app.bots.rummikub.basic import BasicRummikubBot
 from app.games.rummikub import ALL_TILES, Rummikub
 
 NAMED_FILLERS = "R1a B3a K5a Y7a R9a B11a K13a Y2a R4a B6a K8a Y10a R12a B2b"

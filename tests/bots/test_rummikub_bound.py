@@ -14,15 +14,14 @@ from collections import Counter
 
 import pytest
 
-from app.bots import rummikub_rearrange, rummikub_solver
-from app.bots.rummikub_melds import tile_type
-from app.bots.rummikub_rearrange import _Problem
-from app.bots.rummikub_solver import POINT_WEIGHT, TILE_WEIGHT, solve
+from app.bots.rummikub.solver import POINT_WEIGHT, TILE_WEIGHT, Solution, _rearrange, _solve, solve
+from app.bots.rummikub.solver._melds import tile_type
+from app.bots.rummikub.solver._rearrange import _Problem
 from tests.bots.test_rummikub_dp import mid_game_state
 from tests.bots.test_rummikub_solver import assert_is_a_legal_play
 
 
-def score(solution: rummikub_solver.Solution) -> tuple[int, int, int]:
+def score(solution: Solution) -> tuple[int, int, int]:
     return (solution.tiles_placed, solution.points, solution.kept)
 
 
@@ -62,24 +61,24 @@ def test_the_search_with_the_relaxation_matches_the_integer_program(
 ) -> None:
     """The plain passes are cut short at once, so every solve with old melds on the table
     goes through the relaxation: it still finds the optimum."""
-    monkeypatch.setattr(rummikub_rearrange, "QUICK_STATES", 1)
+    monkeypatch.setattr(_rearrange, "QUICK_STATES", 1)
     relaxed = 0
-    real = rummikub_rearrange._Problem._relaxed
+    real = _rearrange._Problem._relaxed
 
     def counted(self: _Problem, *args: object) -> object:
         nonlocal relaxed
         relaxed += 1
         return real(self, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(rummikub_rearrange._Problem, "_relaxed", counted)
+    monkeypatch.setattr(_rearrange._Problem, "_relaxed", counted)
     rng = random.Random(77 + jokers_on_table)
     for _ in range(12):
         table, rack = mid_game_state(rng, 40, 14, jokers_on_table)
         program = solve(table, rack, initial_meld_done=True)
         assert_is_a_legal_play(program, table, rack, True)
         assert program.optimal
-        monkeypatch.setattr(rummikub_solver, "_program", {"state": "warming"})
+        monkeypatch.setattr(_solve, "_program", {"state": "warming"})
         integer = solve(table, rack, initial_meld_done=True)
-        monkeypatch.setattr(rummikub_solver, "_program", {"state": "lazy"})
+        monkeypatch.setattr(_solve, "_program", {"state": "lazy"})
         assert score(program) == score(integer), (table, rack)
     assert relaxed >= 12

@@ -14,11 +14,11 @@ from itertools import product
 import numpy as np
 import pytest
 
-from app.bots import rummikub_solver
-from app.bots.rummikub_dp import STEPS, STEPS_PER_NUMBER
-from app.bots.rummikub_groups import group_table, groups_ahead, static_groups
-from app.bots.rummikub_melds import COLOURS, JOKER, catalogue, type_name
-from app.bots.rummikub_rearrange import (
+from app.bots.rummikub.solver import POINT_WEIGHT, TILE_WEIGHT, Solution, _solve, solve
+from app.bots.rummikub.solver._dp import STEPS, STEPS_PER_NUMBER
+from app.bots.rummikub.solver._groups import group_table, groups_ahead, static_groups
+from app.bots.rummikub.solver._melds import COLOURS, JOKER, catalogue, type_name
+from app.bots.rummikub.solver._rearrange import (
     BEAM,
     Play,
     _bound_after,
@@ -26,7 +26,6 @@ from app.bots.rummikub_rearrange import (
     _trivial_bounds,
     best_play,
 )
-from app.bots.rummikub_solver import POINT_WEIGHT, TILE_WEIGHT, Solution, solve
 from tests.bots.test_rummikub_solver import assert_is_a_legal_play, best_points, brute_force, kind
 
 
@@ -283,9 +282,9 @@ def test_the_program_matches_the_integer_program_on_mid_game_states(
         table, rack = mid_game_state(rng, 35, 12)
         program = solve(table, rack, initial_meld_done=True)
         assert_is_a_legal_play(program, table, rack, True)
-        monkeypatch.setattr(rummikub_solver, "_program", {"state": "warming"})
+        monkeypatch.setattr(_solve, "_program", {"state": "warming"})
         integer = solve(table, rack, initial_meld_done=True)
-        monkeypatch.setattr(rummikub_solver, "_program", {"state": "lazy"})
+        monkeypatch.setattr(_solve, "_program", {"state": "lazy"})
         found = (program.tiles_placed, program.points, program.kept)
         assert found == (integer.tiles_placed, integer.points, integer.kept), (table, rack)
         assert program.optimal

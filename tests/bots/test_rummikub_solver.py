@@ -12,7 +12,7 @@ import highspy
 import numpy as np
 import pytest
 
-from app.bots.rummikub_solver import Solution, solve
+from app.bots.rummikub.solver import Solution, solve
 
 Tile = tuple[str, int]  # (colour, number); colour "J" for a joker
 

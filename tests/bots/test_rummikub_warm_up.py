@@ -9,8 +9,7 @@ import sys
 
 import pytest
 
-from app.bots import rummikub_solver
-from app.bots.rummikub_solver import program_state, solve, warm_up_in_background
+from app.bots.rummikub.solver import _solve, program_state, solve, warm_up_in_background
 from tests.bots.test_rummikub_dp import four_colour_state
 from tests.bots.test_rummikub_solver import assert_is_a_legal_play, brute_force
 
@@ -25,7 +24,7 @@ def score(table: list[list[str]], rack: list[str]) -> tuple[int, int, int]:
 def program(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """The module's program state, restored after the test."""
     state = {"state": "lazy"}
-    monkeypatch.setattr(rummikub_solver, "_program", state)
+    monkeypatch.setattr(_solve, "_program", state)
     return state
 
 

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from app.bots.gin_rummy_basic import BasicGinBot
-from app.bots.gin_rummy_memory import SeatMemory
-from app.bots.gin_rummy_strong import StrongGinBot
+from app.bots.gin_rummy.basic import BasicGinBot
+from app.bots.gin_rummy.memory import SeatMemory
+from app.bots.gin_rummy.strong import StrongGinBot
 from app.bots.hints import NoHint, hint
-from app.bots.rummikub_basic import BasicRummikubBot
-from app.bots.rummikub_solver_bot import SolverRummikubBot
+from app.bots.rummikub.basic import BasicRummikubBot
+from app.bots.rummikub.strong import SolverRummikubBot
 from app.games.gin_rummy import GinRummy
 from app.games.gin_rummy.cards import CARD_INDEX
 from app.games.rummikub import Rummikub, check_play

@@ -3,7 +3,7 @@ shows the proposed table with an Apply button that plays it; a room without hint
 
 from __future__ import annotations
 
-from app.bots.rummikub_solver import solve
+from app.bots.rummikub.solver import solve
 from tests.browser.conftest import screenshot
 from tests.browser.flows import create_room, state, version, wait_past
 

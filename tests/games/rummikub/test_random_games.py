@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.bots.rummikub_basic import BasicRummikubBot
+from app.bots.rummikub.basic import BasicRummikubBot
 from app.games.rummikub import ALL_TILES, IllegalAction, Rummikub, is_valid_meld, rack_value
 from tests.games.views import parts_of, shared_parts
 

@@ -18,8 +18,8 @@ import random
 from dataclasses import replace
 from typing import Any, Literal
 
-from app.bots.rummikub_basic import BasicRummikubBot
-from app.bots.rummikub_solver import Solution, solve
+from app.bots.rummikub.basic import BasicRummikubBot
+from app.bots.rummikub.solver import Solution, solve
 from app.games.rummikub import IllegalAction, check_play
 from app.games.rummikub.play import carry_declarations
 

@@ -1,5 +1,5 @@
 """Groups of one number: how the tiles left over for groups split, and how many of the old
-groups of that number they can keep whole (the tables `rummikub_dp` reads at its group
+groups of that number they can keep whole (the tables `_dp` reads at its group
 steps, and at each colour step through `groups_ahead`).
 
 A leftover code packs two bits a colour (0-2 copies). These functions are compiled with
@@ -16,7 +16,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
-from app.bots.rummikub_dp import IntArray
+from app.bots.rummikub.solver._dp import IntArray
 
 GroupSplit = tuple[tuple[tuple[int, ...], int], ...]  # (colours, jokers) per group
 

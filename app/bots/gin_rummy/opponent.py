@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from app.bots.gin_rummy_memory import HandMemory, TableSight
+from app.bots.gin_rummy.memory import HandMemory, TableSight
 from app.games.gin_rummy.cards import CARD_POINTS, SUIT_BITS
 from app.games.gin_rummy.melds import min_deadwood_mask
 

@@ -4,7 +4,7 @@ Both levels look one draw ahead: a discard is judged by the expected cost of the
 after the next draw from the stock (its points, plus steep steps for being above the knock
 limit and far above it; each unseen card weighed by its chance of being in the stock), and
 the discard top is taken when keeping it beats that expectation. The normal level knocks as
-soon as it may. The hard level also follows its opponent (`gin_rummy_opponent`): across the
+soon as it may. The hard level also follows its opponent (`opponent`): across the
 match it learns how soon the opponent knocks, whether it keeps what it picks up and whether
 it throws its highest loose card, and it weighs guesses at the opponent's hand by how well
 they fit that play. Then it
@@ -24,8 +24,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from app.bots.gin_rummy_memory import HandMemory, SeatMemory, TableSight, neighbours
-from app.bots.gin_rummy_opponent import OpponentModel, completes, sample_hands
+from app.bots.gin_rummy.memory import HandMemory, SeatMemory, TableSight, neighbours
+from app.bots.gin_rummy.opponent import OpponentModel, completes, sample_hands
 from app.games.gin_rummy.cards import CARD_INDEX, CARD_POINTS, SUIT_BITS
 from app.games.gin_rummy.hand import knock_deadwood_mask
 from app.games.gin_rummy.layoffs import knocker_layout

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.bots.rummikub_melds import JOKER, TYPE_COUNT
+from app.bots.rummikub.solver._melds import JOKER, TYPE_COUNT
 
 # Tile types in the order the search covers them: by number, then colour; jokers last.
 ORDER = [*sorted(range(TYPE_COUNT - 1), key=lambda t: (t % 13, t // 13)), JOKER]

@@ -1,7 +1,7 @@
-"""The best play after the initial meld, by the dynamic program of `rummikub_dp`.
+"""The best play after the initial meld, by the dynamic program of `_dp`.
 
 This module turns a table and a rack into the program's arrays and runs its passes (a narrow
-one for a good play, then full ones to prove it best or find better); `rummikub_replay`
+one for a good play, then full ones to prove it best or find better); `_replay`
 turns the path found back into melds of tile ids. Jokers are first left out wherever a meld
 can do without them and added at the end (see `_best_play`), which spares the program most
 of the places a joker could stand.
@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from app.bots.rummikub_bound import Fixed, Relaxation
-from app.bots.rummikub_dp import (
+from app.bots.rummikub.solver._bound import Fixed, Relaxation
+from app.bots.rummikub.solver._dp import (
     MAX_OLD_RUNS_PER_COLOUR,
     MAX_STARTS,
     SLOTS,
@@ -24,15 +24,15 @@ from app.bots.rummikub_dp import (
     IntArray,
     run_pass,
 )
-from app.bots.rummikub_groups import GroupSplit, group_table, groups_ahead, static_groups
-from app.bots.rummikub_melds import JOKER, JOKER_POINTS, meld_layout, type_points
-from app.bots.rummikub_replay import Laid, OldGroup, OldRun, Play, replay, tile_type
+from app.bots.rummikub.solver._groups import GroupSplit, group_table, groups_ahead, static_groups
+from app.bots.rummikub.solver._melds import JOKER, JOKER_POINTS, meld_layout, type_points
+from app.bots.rummikub.solver._replay import Laid, OldGroup, OldRun, Play, replay, tile_type
 
 __all__ = ["Play", "best_play", "placed_points"]
 
 BEAM = 60  # states per step in the first, narrow pass
 # A full pass that holds more states than this stops, and the search starts again with the
-# bounds of `rummikub_bound` (their linear programs cost a few milliseconds, more than most
+# bounds of `_bound` (their linear programs cost a few milliseconds, more than most
 # whole solves, so only a search that needs them pays for them).
 QUICK_STATES = 40_000
 # A time limit becomes a cap on the states of a full pass: the program handles about five
@@ -320,7 +320,7 @@ class _Problem:
         return (floor, laid) if found == 0 else None
 
     def _relaxed(self, incumbent: tuple[int, Laid] | None, budget: int) -> tuple[int, Laid]:
-        """The search with the linear relaxation's help (`rummikub_bound`).
+        """The search with the linear relaxation's help (`_bound`).
 
         Every play scoring at least a target keeps whole, or breaks, the old melds the
         relaxation decides for that target, and lays, or leaves on the rack, the rack tiles

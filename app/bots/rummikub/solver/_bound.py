@@ -1,12 +1,12 @@
 """The linear relaxation of a Rummikub play: a bound on its score, and the old melds that
 every play scoring at least a given target must keep whole or must break.
 
-The model is the integer program of `rummikub_solver` (den Hertog and Hulshof, 2006) with
+The model is the integer program of `_solve` (den Hertog and Hulshof, 2006) with
 its integrality dropped: a column per candidate meld of the catalogue and per distinct old
 meld, a row per tile type; every table tile must stay on the table, each rack tile laid
 scores what the dynamic program scores it (tile weight plus points), each old meld kept
 whole scores one, jokers score nothing (the program adds their part itself) and need not
-be laid (as in its core, see `rummikub_rearrange`). Every play of the program is a solution
+be laid (as in its core, see `_rearrange`). Every play of the program is a solution
 of the relaxation, so the relaxation's optimum bounds the best play's score.
 
 The bound is read from the dual prices y of the solution by weak duality: for any prices,
@@ -32,7 +32,7 @@ import highspy
 import numpy as np
 import numpy.typing as npt
 
-from app.bots.rummikub_melds import JOKER, TYPE_COUNT, catalogue
+from app.bots.rummikub.solver._melds import JOKER, TYPE_COUNT, catalogue
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

@@ -5,7 +5,7 @@ most rack tiles, then the most points (a joker counts 30, what it would cost on 
 then keeps the most of the old table's melds unchanged ("changes the table least").
 
 After the initial meld the answer comes from a dynamic program over the numbers 1..13
-(`rummikub_dp`, after van Rijn, Takes and Vis, "The complexity of Rummikub problems", 2015,
+(`_dp`, after van Rijn, Takes and Vis, "The complexity of Rummikub problems", 2015,
 extended to a table plus a rack and to keeping old melds whole), compiled with numba; it is
 exact for all three goals. Its first call in a process compiles it (about 35 s on a cold
 cache, holding the interpreter) or loads it from numba's cache (under a second): `warm_up`
@@ -21,14 +21,14 @@ one number), go to an integer program over the meld catalogue, solved by HiGHS (
 and Hulshof, "Solving Rummikub problems by integer linear programming", 2006): one integer
 variable per candidate meld, one row per tile type, and one lexicographic weighted
 objective; each distinct old meld also gets its own column, worth a small bonus, so that
-keeping it whole is counted. An exact-cover search (`rummikub_cover`) gives it a start.
+keeping it whole is counted. An exact-cover search (`_cover`) gives it a start.
 
 When the program's plain passes do not settle a play quickly (a rack part of which cannot
 be laid, or laying it must break several old melds), the linear relaxation of the integer
-program (`rummikub_bound`) bounds the best play and decides old melds for it, and the
+program (`_bound`) bounds the best play and decides old melds for it, and the
 program finishes on the smaller problem left. Speed: bench/bench_rummikub_solver.py, figures
 in docs/performance.md. With `time_limit_s` the program caps its proof at about that much
-work (see `rummikub_rearrange.STATES_PER_SECOND`) and may answer its first play unproven.
+work (see `_rearrange.STATES_PER_SECOND`) and may answer its first play unproven.
 """
 
 from __future__ import annotations
@@ -45,10 +45,10 @@ import highspy
 import numpy as np
 import numpy.typing as npt
 
-from app.bots.rummikub_bound import catalogue_counts
-from app.bots.rummikub_cover import search_cover
-from app.bots.rummikub_melds import TYPE_COUNT, catalogue, tile_type, type_points
-from app.bots.rummikub_rearrange import best_play, placed_points
+from app.bots.rummikub.solver._bound import catalogue_counts
+from app.bots.rummikub.solver._cover import search_cover
+from app.bots.rummikub.solver._melds import TYPE_COUNT, catalogue, tile_type, type_points
+from app.bots.rummikub.solver._rearrange import best_play, placed_points
 
 IntArray = npt.NDArray[np.int64]
 log = logging.getLogger(__name__)
@@ -72,8 +72,8 @@ HIGHS_OPTIONS: dict[str, bool | int | float | str] = {
     # The objective is integral, so a gap under 1 proves optimality.
     "mip_abs_gap": 0.5,
     # The models are small (at most 54 rows): presolve, parallel threads, symmetry detection
-    # and the root heuristics each cost more than they save (measured: 17 ms -> 0.6 ms on a
-    # 14-tile rack, see bench/bench_rummikub_solver.py).
+    # and the root heuristics each cost more than they save (docs/performance.md, "Decisions
+    # in the code").
     "presolve": "off",
     "parallel": "off",
     "mip_detect_symmetry": False,
@@ -211,7 +211,7 @@ async def warm_up_in_background(timeout_s: float = WARM_UP_TIMEOUT_S) -> None:
     child = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
-        "from app.bots.rummikub_solver import warm_up; warm_up()",
+        "from app.bots.rummikub.solver import warm_up; warm_up()",
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.PIPE,
     )

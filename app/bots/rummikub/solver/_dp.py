@@ -19,11 +19,11 @@ then old melds kept (an old run scores where it begins, since a state that canno
 no successor: the bound then needs no count of the old runs a state holds). A pass drops
 every state whose score plus an upper bound on what is still to come is below a threshold
 (within a number the bound counts only the old groups of that number the leftovers so far
-can still keep, see `rummikub_groups.groups_ahead`), and every state that another state of
+can still keep, see `_groups.groups_ahead`), and every state that another state of
 the same step dominates (`_drop_dominated`); it is exact when the optimum is at or above the
 threshold.
 A narrow pass instead keeps only the states of highest bound at each step (`beam`), which
-finds a good play fast but proves nothing. `rummikub_rearrange` drives the passes.
+finds a good play fast but proves nothing. `_rearrange` drives the passes.
 
 When `attach` is set, jokers score nothing and stand only where a meld needs them: a joker
 may not end a free run of three or more (such a run carries label 4 until a real tile follows)
@@ -186,8 +186,8 @@ def _drop_dominated(
 
     After the step of a colour only that colour's slots are upgraded: most states one slot
     ahead in another colour came from parents the steps before compared already, and the
-    lookups were a third of a pass (checking every colour cost 10-15% more time for a few
-    per cent fewer states). A state is first marked -2 - score, so that the states after it
+    lookups were a third of a pass (checking every colour cost more time than the states it
+    saved). A state is first marked -2 - score, so that the states after it
     still read its score.
     """
     for index in range(lo, hi):
@@ -502,7 +502,7 @@ def _expand(
         if room > len(keys) or 2 * (room - level_begin) > mask:
             return index, size, room
         others = key & ~(np.int64(4095) << shift) & ~(np.int64(3) << 48)
-        # Attaching (see rummikub_rearrange), a joker may not end a run of three or
+        # Attaching (see _rearrange), a joker may not end a run of three or
         # more, nor start one except as 11 (as in J R12 R13).
         last_joker = 0 if attach and v == 13 else 1
         # Free runs may go on or start in at most two slots (those of label 1, 2 or 4 must
@@ -629,11 +629,11 @@ def search(
     theta: int,
     beam: int,  # if positive, keep only about this many states per step, the most promising
     budget: int,  # if positive, give up (found -1) once a pass holds more states than this
-    attach: bool,  # jokers score nothing and stand only where needed, see rummikub_rearrange
+    attach: bool,  # jokers score nothing and stand only where needed, see _rearrange
     joker_score: int,
     jokers: IntArray,  # (table jokers, rack jokers)
     tables: tuple[IntArray, ...],  # the problem's and the labels' arrays, see `_expand`
-    kept_ahead: IntArray,  # (14, 4, 256, 3) and (14,): see rummikub_groups
+    kept_ahead: IntArray,  # (14, 4, 256, 3) and (14,): see _groups
     kept_cap: IntArray,
     bound_after: IntArray,  # (STEPS,): most score still possible after each step
     tile_weight: int,

@@ -1,4 +1,4 @@
-"""The melds along the path a pass of `rummikub_dp` found, as tile ids.
+"""The melds along the path a pass of `_dp` found, as tile ids.
 
 Old melds kept whole keep their own tiles and order; new melds take the loose table tiles of
 the old melds that were broken before any rack tile of the same type.
@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from app.bots.rummikub_dp import STEPS, STEPS_PER_NUMBER, TRAILING_JOKER, IntArray
-from app.bots.rummikub_groups import GroupSplit, code
-from app.bots.rummikub_melds import JOKER
-from app.bots.rummikub_melds import tile_type as parse_tile_type
+from app.bots.rummikub.solver._dp import STEPS, STEPS_PER_NUMBER, TRAILING_JOKER, IntArray
+from app.bots.rummikub.solver._groups import GroupSplit, code
+from app.bots.rummikub.solver._melds import JOKER
+from app.bots.rummikub.solver._melds import tile_type as parse_tile_type
 
 # A few hundred tile ids are read a hundred times a solve; parsing each was ~5% of a solve.
 tile_type = lru_cache(maxsize=1024)(parse_tile_type)
