@@ -27,12 +27,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent
-# The work of every move: the Gin Rummy and Rummikub engines and their views, the differ, the
-# fan-out. Modules that subclass builtins (app/games/engine.py's SeatView) stay interpreted.
-# A compiled class's methods cannot be replaced on an instance: tests wrap one instead.
+# The work of every move: the Gin Rummy and Rummikub engines and their views, the differ.
+# Modules that subclass builtins (app/games/engine.py's SeatView) stay interpreted, and so do
+# those whose classes are subclassed elsewhere (the fan-out's Connection, by the cluster's
+# relayed connection): interpreted code cannot subclass a compiled class. Nor can a compiled
+# class's methods be replaced on an instance: tests wrap one instead.
 HOT_MODULES = [
     "app/rooms/documents.py",
-    "app/rooms/fanout.py",
     "app/games/gin_rummy/cards.py",
     "app/games/gin_rummy/engine.py",
     "app/games/gin_rummy/hand.py",
@@ -70,8 +71,9 @@ def compile_into(build_lib: Path, work: Path) -> list[Path]:
 
 
 def compiled_in_place() -> list[Path]:
+    # Every extension in the package, also of modules since taken off the list.
     suffix = extension_suffix()
-    found = [ROOT / module.replace(".py", suffix) for module in HOT_MODULES]
+    found = sorted((ROOT / "app").rglob(f"*{suffix}"))
     found.append(ROOT / f"{GROUP}__mypyc{suffix}")
     return [path for path in found if path.exists()]
 
