@@ -11,7 +11,7 @@ ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
 COPY requirements/build.lock requirements/
 RUN pip install --require-hashes -r requirements/build.lock
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md hatch_build.py ./
 COPY app app
 COPY static static
 COPY migrations migrations

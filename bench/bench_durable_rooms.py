@@ -11,10 +11,8 @@ and throughput as a share of the in-memory run. Bounded: rooms x actions, then i
     .venv/bin/python bench/bench_durable_rooms.py --think-ms 300   # people's pace: latency
     .venv/bin/python bench/bench_durable_rooms.py --sqlite-synchronous full normal
 
-"CPU" is this process's CPU (every thread) for each action. Figures (2-core host shared with
-other benchmarks, load 2.7; --rooms 40, median of 3; SQLite's writer thread, PostgreSQL's
-actions straight to asyncpg): memory 31 us an action; sqlite 59 us (38 actions a commit),
-sqlite with synchronous=normal 63 us (39); postgres 75 us (11).
+"CPU" is this process's CPU (every thread) for each action. Measured figures,
+with their commands and dates, are in docs/performance.md.
 """
 
 from __future__ import annotations

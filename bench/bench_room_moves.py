@@ -11,29 +11,7 @@ allowed and otherwise plays at random; Rummikub uses the baseline bot. Deals bet
 on the room's timer, outside the timing too. Figures are process CPU time (time.process_time),
 so other load on the machine changes them little: the median over repeats of the mean per move.
 
-Figures (2 cores at load 2-3, medians of 7 runs, old and new tree run alternately):
-  before shared views    Gin 91-116 us, Rummikub 243-249 us (with a spectator: 111-113 / 328-353)
-  after                  Gin 81-84 us,  Rummikub 80-94 us   (with a spectator: 93-95 / 95)
-Same messages byte for byte (as JSON) before and after on seeded runs.
-
-Seat views (a SeatView is the public view plus the viewer's own keys; the public change is
-diffed once per broadcast; Gin's own cards only in `me`), Rummikub's kept table and grouped
-parts, Gin's knock bound, hand records copied only when a hand ended. On a slower, busier
-machine (2 cores at load 4-7; medians of 5 runs, old and new alternately, three rounds):
-  before                 Gin 228-301 us, Rummikub 187-320 us
-  after                  Gin 146-239 us, Rummikub 193-242 us
-Process time was too noisy there to rank changes, so each was judged by instructions per
-move under valgrind (cachegrind, PYTHONHASHSEED=0, the moves of a 400-move run replayed; the
-bench's own loop and the deals between hands included, so the room's share fell further):
-  before                 Gin 722k, Rummikub 752k  (with a spectator: 841k / 867k)
-  after                  Gin 566k, Rummikub 650k  (with a spectator: 606k / 694k)
-Gin sends 10% fewer bytes per move (its own cards are no longer repeated at the table).
-
-A waiting viewer's read-only `you` part kept as one object, progress recorded only when a hand
-or the match ended, Gin's unchanged public parts kept as the same objects (cachegrind, counted
-with the moves' choice and Rummikub's bot included, so not comparable with the lines above):
-Gin 582k -> 579k, Rummikub 1918k -> 1862k; objects a Gin move leaves for the collector
-40.5 -> 37.0; the same messages byte for byte.
+Measured figures, with their commands and dates, are in docs/performance.md.
 """
 
 from __future__ import annotations

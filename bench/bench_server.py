@@ -19,31 +19,7 @@ a shared machine disturb far less than wall-clock rates, and the machine's one-m
 average at the end of each phase (above the core count, every figure but CPU per move is the
 machine's, not the server's). Every phase is bounded in time; the script stops by itself.
 
-Figures from earlier machines (slower, and with the fixed wait of `--jitter 0`) are in the
-project's history. This machine, quiet (load 0.6-1.6), after this session's work, defaults
-(waits of 200 ms +-50%), one run per store:
-- bare: human p50 0.46 ms, p99 1.46 ms; flat out 31.6-36.5k broadcasts/s at 27-31 us each;
-- memory log: human p50 0.88 ms (1.9x), p99 16.6 ms (11.3x), 269 us per move; flat out
-  5230 moves/s (0.15x), 191 us per move; 82.7 KB per active room;
-- SQLite (synchronous=full): human p50 1.80 ms, p99 7.45 ms; flat out 4385 moves/s, 16% below
-  the memory log's, 230 us per move;
-- PostgreSQL: human p50 3.22 ms, p99 14.5 ms; flat out 4593 moves/s, 12% below.
-With the fixed wait (`--jitter 0`, memory log) the rooms move in bursts: bare p50 3.11 ms, p99
-7.61 ms; meldhall p50 1.62 ms (0.52x), p99 39.2 ms (5.15x), flat out 0.16x. The long tail's
-main cause, found by a watchdog that records the loop's stack when it has not run for 12 ms:
-the young collector's pauses (10-23 ms, about one a second at 500 rooms, see app/main.py);
-another, the thread pool that ran plain-function route dependencies, is gone.
-
-A later session on another (slower, noisier) machine of the same kind, defaults, memory log:
-bare human p50 0.42-0.53 ms, p99 1.3-1.7 ms; meldhall human p50 1.0-2.0 ms, p99 18-32 ms at
-290-350 us of server CPU a move (72-88% of a core); flat out 215-225 us a move, 0.14-0.15x.
-Timing every collection there (gc.callbacks) showed a young collection of ~40,000 objects
-(17-27 ms) every ~1.5 s; but with the collector off for the whole run the human p99 stayed at
-17-22 ms, so the tail now comes from queueing on a server that is busy most of the time, not
-from the collector. perf put 82% of the server's CPU in the interpreter (35% in the bytecode
-loop itself). Flat out, alternated runs gave SQLite 22-34% and PostgreSQL 17-30% below the
-memory log there (16% and 12% on the first machine). The clients, on orjson since, took
-38-46% of a core at human pace against 52-57% before.
+Measured figures, with their commands and dates, are in docs/performance.md.
 """
 
 from __future__ import annotations

@@ -24,27 +24,7 @@ is the script's own share. PostgreSQL comes from MELDHALL_TEST_POSTGRES_URL (def
 test server); a fresh database is made for the run and dropped after it. Skipped with a note if
 unreachable.
 
-Figures (2-core host shared with other benchmarks; defaults, 50 rooms x 200, median of 3):
-    before, SQLite through aiosqlite, PostgreSQL through SQLAlchemy (load 1.6):
-      sqlite    21829 actions/s  p50 1.90 ms  p99 5.88 ms  loop 26.6 us, process 38.7 us
-      postgres  18269 actions/s  p50 2.74 ms  p99 4.44 ms  loop 39.1 us
-    after, SQLite's writer thread, PostgreSQL's actions straight to asyncpg (load 2.9):
-      sqlite    37976 actions/s  p50 1.25 ms  p99 3.14 ms  loop  4.0 us, process 21.7 us
-      normal    43901 actions/s  p50 0.92 ms  p99 6.84 ms  loop  4.2 us, process 19.7 us
-      postgres  32324 actions/s  p50 1.52 ms  p99 2.76 ms  loop 15.9 us
-      (memory: loop 8.8 us, all of it this script's)
-    with the hand writes (the default since), before and after the writers' statements were
-    compiled once and run straight on the drivers (app.storage.prepared; load 5-6):
-      before: sqlite loop 9.0 us, process 70.8 us; postgres loop 128.5 us
-      after:  sqlite loop 13.8 us, process 43.3 us; postgres loop 48.6 us
-      (--hand-every 0, actions alone, unchanged within noise: sqlite process 38 -> 32 us,
-      postgres loop 31 -> 35 us)
-    a run of actions as one statement (one INSERT on SQLite, one JSON array on PostgreSQL)
-    instead of an executemany, --rooms 40 (load 2.3-2.8), before and after:
-      sqlite process 19.0 -> 16.9 us; postgres loop 24.0 -> 18.1 us
-    people's pace, --rooms 100 --actions 40 --think-ms 200 (load 3.6), the commit wait:
-      sqlite p50 1.22 ms p99 23.3 ms; normal p50 0.40 ms p99 6.2 ms; postgres p50 3.0 ms
-      p99 14.4 ms; memory 0.03 / 0.10 ms.
+Measured figures, with their commands and dates, are in docs/performance.md.
 """
 
 from __future__ import annotations

@@ -17,6 +17,12 @@ from collections.abc import Coroutine, Generator
 from typing import Any, cast
 
 from starlette.types import Message, Send
+from websockets.protocol import State
+
+try:
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+except ImportError:  # pragma: no cover - the stack is part of uvicorn[standard]
+    WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +41,11 @@ class SocketOutbox:
     # future per idle socket (bench/bench_server.py: memory per room), and without a task per
     # message when the socket keeps up (CPU per move). A list, not a deque: an empty deque
     # holds a 512-byte block, and this queue is nearly always empty.
-    __slots__ = ("asgi_send", "closed", "limit", "pending", "started", "task")
+    __slots__ = ("asgi_send", "closed", "frames", "limit", "pending", "started", "task")
 
     def __init__(self, send: Send, limit: int = 256) -> None:
         self.asgi_send = send
+        self.frames = DirectFrames.of(send)
         # Texts, then at most one (code, reason) to close with; empty unless a writer task
         # runs or the outbox has not started.
         self.pending: list[str | tuple[int, str]] = []
@@ -87,6 +94,9 @@ class SocketOutbox:
 
     def _write(self, item: str | tuple[int, str]) -> None:
         """Send `item` now, or leave the rest of its send to a writer task if it must wait."""
+        frames = self.frames
+        if frames is not None and type(item) is str and frames.write(item):
+            return
         step = cast(Step, self.asgi_send(as_message(item)))
         try:
             waiting_on = step.send(None)
@@ -130,6 +140,54 @@ class SocketOutbox:
     def _lost(self) -> None:
         self.closed = True
         self.pending.clear()
+
+
+class DirectFrames:
+    """Text frames written straight to the socket of uvicorn's sans-I/O WebSocket stack.
+
+    The ASGI send of that stack wraps each text in a message dict, awaits a set event, encodes
+    the text, builds a frame object and serialises it: most of the server CPU a socket write
+    costs (bench/bench_server.py). A server's text frame without extensions is a fixed header
+    and the UTF-8 bytes, so while the socket is open, writable and uncompressed it is written
+    here in one call; otherwise (`write` returns False) the ASGI send does it as before, and so
+    do the other stacks, closes and compressed sockets. Frames written either way go to one
+    transport in order, between the stack's own pings.
+    """
+
+    __slots__ = ("protocol",)
+
+    def __init__(self, protocol: Any) -> None:
+        self.protocol = protocol
+
+    @classmethod
+    def of(cls, send: Send) -> DirectFrames | None:
+        protocol = getattr(send, "__self__", None)
+        if WebSocketsSansIOProtocol is None or type(protocol) is not WebSocketsSansIOProtocol:
+            return None
+        return cls(protocol)
+
+    def write(self, text: str) -> bool:
+        protocol = self.protocol
+        if (
+            protocol.close_sent
+            or protocol.disconnected
+            or not protocol.handshake_complete
+            or protocol.initial_response is not None
+            or not protocol.writable.is_set()
+            or protocol.conn.state is not State.OPEN
+            or protocol.conn.extensions
+        ):
+            return False
+        data = text.encode()
+        size = len(data)
+        if size < 126:
+            header = bytes((0x81, size))
+        elif size < 65536:
+            header = b"\x81\x7e" + size.to_bytes(2, "big")
+        else:
+            header = b"\x81\x7f" + size.to_bytes(8, "big")
+        protocol.transport.write(header + data)
+        return True
 
 
 def as_message(item: str | tuple[int, str]) -> Message:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from app.bots.base import Bot
@@ -60,19 +60,29 @@ def strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
             yield from strings(item, f"{path}/{index}")
 
 
+class RecordingFanout:
+    """A room's fan-out that calls `record` with each version before broadcasting it (a
+    wrapper: a compiled fan-out's methods cannot be replaced)."""
+
+    def __init__(self, fanout: Any, record: Callable[[int], None]) -> None:
+        self.fanout = fanout
+        self.record = record
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.fanout, name)
+
+    def broadcast(self, version: int, document: Any, ack: Any = None) -> None:
+        self.record(version)
+        self.fanout.broadcast(version, document, ack)
+
+
 class HiddenRecorder:
     """What the engine hid from each viewer at every version the room sent."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
         self.hidden: dict[int, dict[int | None, set[str]]] = {}
-        original = room.fanout.broadcast
-
-        def recording(version: int, document: Any, ack: Any = None) -> None:
-            self.record(version)
-            original(version, document, ack)
-
-        room.fanout.broadcast = recording  # type: ignore[method-assign]
+        room.fanout = RecordingFanout(room.fanout, self.record)  # type: ignore[assignment]
         self.record(room.version)
 
     def record(self, version: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 from app.bots.registry import make_bot
 from app.rooms.directory import RoomDirectory
 from app.rooms.errors import RoomError
+from app.rooms.flow import one_table
 from app.rooms.match import CHECKPOINT_EVERY
 from app.rooms.room import Room, RoomTimings
 from app.rooms.tokens import hash_token, new_token
@@ -160,11 +162,20 @@ async def test_an_engine_failure_is_an_internal_error_and_changes_nothing() -> N
     seat = await next_to_act(room)
     before, version = engine.to_json(), room.version
 
-    def broken_apply(seat: int | None, action: Any) -> None:
-        engine.hands.clear()  # half an action, then a crash: the engine bug the room guards against
-        raise ValueError("engine bug")
+    class BrokenEngine:
+        """The engine, but its apply leaves half an action behind and crashes: the engine bug
+        the room guards against. (A wrapper: a compiled engine's methods cannot be replaced.)"""
 
-    engine.apply = broken_apply  # type: ignore[method-assign]
+        def __getattr__(self, name: str) -> Any:
+            return getattr(engine, name)
+
+        def apply(self, seat: int | None, action: Any) -> None:
+            engine.hands.clear()
+            raise ValueError("engine bug")
+
+    room.match.engine = BrokenEngine()  # type: ignore[assignment]
+    # Two players play at one table: the flow need not ask the engine which (it checks the type).
+    room.flow = dataclasses.replace(room.flow, table_of=one_table)
     with pytest.raises(RoomError) as refused:
         await room.act(hashes[seat], {"type": "draw", "source": "stock"}, version)
     assert refused.value.code == "internal_error"
