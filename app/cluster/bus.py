@@ -18,10 +18,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
 from collections.abc import Awaitable, Callable
 
-from redis.asyncio import Connection, ConnectionPool, Redis
+from redis.asyncio import Connection, Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
@@ -116,34 +115,45 @@ class Bus:
         self._wake.set()
 
     async def _send(self) -> None:
-        link: Publisher | None = None
+        connection: Connection | None = None
         while True:
             await self._wake.wait()
             self._wake.clear()
             batch, self._queued = self._queued, {}
             if batch:
                 try:
-                    if link is None or link.broken:
-                        if link is not None:
-                            await link.close()
-                        link = await Publisher.open(self.redis, self._delivered)
-                    await link.publish(batch)
+                    if connection is None:
+                        connection = await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
+                    await self._publish(connection, batch)
                 except (RedisError, OSError) as error:
                     # Lost with Redis: the callers' waits time out, and the nodes that missed
                     # messages for their sockets find out when they subscribe again.
                     log.warning("could not publish to %d channels: %s", len(batch), error)
-                    if link is not None:
-                        await link.close()
-                        link = None
+                    if connection is not None:
+                        await self._drop(connection)
+                        connection = None
             if self._stopping and not self._queued:
-                if link is not None:
-                    await link.close()
+                if connection is not None:
+                    await self.redis.connection_pool.release(connection)
                 return
 
-    def _delivered(self, channel: str, readers: int, messages: list[bytes]) -> None:
+    async def _publish(self, connection: Connection, batch: dict[str, list[bytes]]) -> None:
+        """One PUBLISH per destination, every one in one round trip."""
+        channels = list(batch)
+        commands = [("PUBLISH", channel, bundle(batch[channel])) for channel in channels]
+        # The connection's own calls, without a pipeline's bookkeeping (a third of its cost).
+        await connection.send_packed_command(connection.pack_commands(commands), False)
+        readers = [await connection.read_response() for _ in commands]
         inbox_prefix = self.keys.inbox("")
-        if readers == 0 and channel.startswith(inbox_prefix):
-            self.on_undelivered(channel[len(inbox_prefix) :], messages)
+        for channel, count in zip(channels, readers, strict=True):
+            if count == 0 and channel.startswith(inbox_prefix):
+                self.on_undelivered(channel[len(inbox_prefix) :], batch[channel])
+
+    async def _drop(self, connection: Connection) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await connection.disconnect()
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.connection_pool.release(connection)
 
     async def _read(self) -> None:
         delay = RETRY_FIRST_S
@@ -175,61 +185,3 @@ class Bus:
                 if pubsub is not None:
                     with contextlib.suppress(RedisError, OSError):
                         await pubsub.aclose()  # type: ignore[no-untyped-call]
-
-
-class Publisher:
-    """A connection of its own to publish on: commands go out at once, one bundle per
-    destination, and a second task reads their replies (how many nodes got each) in order, so a
-    publish never waits for the one before it to be answered."""
-
-    def __init__(
-        self,
-        pool: ConnectionPool,
-        connection: Connection,
-        delivered: Callable[[str, int, list[bytes]], None],
-    ) -> None:
-        self.pool = pool
-        self.connection = connection
-        self.delivered = delivered
-        self.waiting: deque[tuple[str, list[bytes]]] = deque()
-        self.more = asyncio.Event()
-        self.broken = False
-        self.replies = asyncio.get_running_loop().create_task(self._replies(), name="bus-replies")
-
-    @classmethod
-    async def open(
-        cls, redis: Redis, delivered: Callable[[str, int, list[bytes]], None]
-    ) -> Publisher:
-        pool = redis.connection_pool
-        connection = await pool.get_connection()  # type: ignore[no-untyped-call]
-        return cls(pool, connection, delivered)
-
-    async def publish(self, batch: dict[str, list[bytes]]) -> None:
-        commands = [("PUBLISH", channel, bundle(messages)) for channel, messages in batch.items()]
-        # The connection's own calls, without a pipeline's bookkeeping (a third of its cost).
-        await self.connection.send_packed_command(self.connection.pack_commands(commands), False)
-        self.waiting.extend(batch.items())
-        self.more.set()
-
-    async def _replies(self) -> None:
-        try:
-            while True:
-                if not self.waiting:
-                    self.more.clear()
-                    await self.more.wait()
-                    continue
-                readers = await self.connection.read_response()
-                channel, messages = self.waiting.popleft()
-                self.delivered(channel, int(readers), messages)
-        except (RedisError, OSError) as error:
-            log.warning("lost the replies to %d publishes: %s", len(self.waiting), error)
-            self.broken = True
-
-    async def close(self) -> None:
-        self.replies.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.replies
-        with contextlib.suppress(RedisError, OSError):
-            await self.connection.disconnect()
-        with contextlib.suppress(RedisError, OSError):
-            await self.pool.release(self.connection)
