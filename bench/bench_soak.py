@@ -16,10 +16,7 @@ Printed per round: moves played, seconds, the server's resident memory after the
 its change, and the rooms still open; then the trend over the second half of the rounds.
 Every phase is bounded in time; the script stops by itself.
 
-Figures (SQLite, 50 rooms a round, 8 rounds of about 20,000 moves each, other work on the
-machine): 170 MB at start (the solver's numba and numpy are imported), +11.6 MB in round 1,
-then +4.9, +4.3, +4.2, +2.5, +0.0, +0.1, +0.2 MB: level from round 6, every room closed by the
-sweeper each round.
+Figures: docs/performance.md.
 """
 
 from __future__ import annotations
