@@ -142,6 +142,18 @@ class SocketOutbox:
         self.pending.clear()
 
 
+# What DirectFrames reads of uvicorn's sans-I/O protocol.
+PROTOCOL_ATTRIBUTES = (
+    "close_sent",
+    "disconnected",
+    "handshake_complete",
+    "initial_response",
+    "writable",
+    "conn",
+    "transport",
+)
+
+
 class DirectFrames:
     """Text frames written straight to the socket of uvicorn's sans-I/O WebSocket stack.
 
@@ -163,6 +175,10 @@ class DirectFrames:
     def of(cls, send: Send) -> DirectFrames | None:
         protocol = getattr(send, "__self__", None)
         if WebSocketsSansIOProtocol is None or type(protocol) is not WebSocketsSansIOProtocol:
+            return None
+        # The stack's attributes are its own, not an API: a uvicorn that renamed any of them
+        # gets the ASGI send for every frame rather than a failing socket.
+        if not all(hasattr(protocol, name) for name in PROTOCOL_ATTRIBUTES):
             return None
         return cls(protocol)
 

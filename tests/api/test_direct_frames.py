@@ -7,12 +7,16 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from uvicorn.config import Config
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 from websockets.streams import StreamReader
 
-from app.api.outbox import DirectFrames
+from app.api import outbox
+from app.api.outbox import PROTOCOL_ATTRIBUTES, DirectFrames
 
 
 class Transport:
@@ -101,3 +105,34 @@ def test_only_uvicorns_sans_io_stack_is_written_to_directly() -> None:
 
     assert DirectFrames.of(send) is None
     assert DirectFrames.of(SimpleNamespace(send=send).send) is None
+
+
+def sans_io_protocol() -> Any:
+    """uvicorn's own sans-I/O protocol, just connected (no handshake yet)."""
+    config = Config(app=lambda scope, receive, send: None, ws="websockets-sansio")
+    config.load()
+    protocol = WebSocketsSansIOProtocol(config=config, server_state=ServerState(), app_state={})
+
+    class Socket:
+        def get_extra_info(self, name: str) -> Any:
+            return ("127.0.0.1", 8000) if name in ("sockname", "peername") else None
+
+        def is_closing(self) -> bool:
+            return False
+
+    protocol.connection_made(Socket())  # type: ignore[arg-type]
+    return protocol
+
+
+async def test_the_installed_uvicorns_sans_io_protocol_is_written_to_directly() -> None:
+    protocol = sans_io_protocol()
+    assert isinstance(DirectFrames.of(protocol.send), DirectFrames)
+    # Before the handshake, the ASGI send does it.
+    assert not DirectFrames(protocol).write("{}")
+
+
+async def test_a_uvicorn_without_an_attribute_read_here_gets_the_asgi_send(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(outbox, "PROTOCOL_ATTRIBUTES", (*PROTOCOL_ATTRIBUTES, "renamed_later"))
+    assert DirectFrames.of(sans_io_protocol().send) is None
