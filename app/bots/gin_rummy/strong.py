@@ -14,8 +14,8 @@ they fit that play. Then it
   than it slowed the opponent's, on the bench);
 - plays on past a knock with at most `PLAY_ON_DEADWOOD` points while the stock holds at least
   `PLAY_ON_STOCK` cards: it may go gin, and an opponent that knocks first seldom knocks
-  lower, so its knock is likely undercut (both earn more than a knock with the opponent's
-  deadwood only: the bench found matches to 100 decided by these points);
+  lower, so its knock is likely undercut (on the bench this won more points a hand and
+  more matches to 100, which are decided by points, not hands won);
 - else knocks unless, with the guesses laying off onto the melds the engine would lay out for
   it, an undercut is likelier to cost than the knock to gain (the line bonus of the hand
   counted on both sides).
