@@ -128,6 +128,16 @@ def test_the_gin_bot_goes_gin_whenever_it_can() -> None:
     assert StrongGinBot(0, "hard").choose(view, legal) == {"type": "gin", "card": "S9"}
 
 
+def test_the_hard_gin_bot_plays_on_for_gin_with_little_deadwood_and_a_long_stock() -> None:
+    hand = ["H1", "H2", "H3", "C4", "C5", "C6", "D7", "S7", "C7", "S2", "D13"]
+    legal = [*discards(hand), {"type": "knock", "card": "D13"}]
+    view = gin_view(hand, ["S3"], [], "discard")
+    assert StrongGinBot(0, "normal").choose(view, legal) == {"type": "knock", "card": "D13"}
+    assert StrongGinBot(0, "hard").choose(view, legal) == {"type": "discard", "card": "D13"}
+    view["tables"][0]["stock_count"] = 5
+    assert StrongGinBot(0, "hard").choose(view, legal) == {"type": "knock", "card": "D13"}
+
+
 def test_memory_sees_a_card_the_opponent_left_on_the_pile() -> None:
     memory = SeatMemory()
     hand = ["H4", "H5", "C1", "D1", "S2", "C9", "D12", "S13", "H11", "C10", "H13"]

@@ -12,9 +12,13 @@ they fit that play. Then it
   the weighted guesses): the chance beyond `FEED_FLOOR` costs `FEED_COST` deadwood points,
   so only a clear danger changes its choice (a broader aversion slowed its own hand more
   than it slowed the opponent's, on the bench);
-- knocks unless, with the guesses laying off onto the melds the engine would lay out for it,
-  an undercut is likelier to cost than the knock to gain (the line bonus of the hand counted
-  on both sides).
+- plays on past a knock with at most `PLAY_ON_DEADWOOD` points while the stock holds at least
+  `PLAY_ON_STOCK` cards: it may go gin, and an opponent that knocks first seldom knocks
+  lower, so its knock is likely undercut (on the bench this won more points a hand and
+  more matches to 100, which are decided by points, not hands won);
+- else knocks unless, with the guesses laying off onto the melds the engine would lay out for
+  it, an undercut is likelier to cost than the knock to gain (the line bonus of the hand
+  counted on both sides).
 Both go gin and big gin whenever they can.
 """
 
@@ -56,6 +60,10 @@ TAKE_MARGIN = 0.5
 OVER_LIMIT = 100.0
 FAR = 30.0
 FAR_STEP = 8
+# The hard level plays on for gin or an undercut with this little deadwood while the stock
+# holds this many cards (bench/bench_gin_bots.py chose them; docs/performance.md).
+PLAY_ON_DEADWOOD = 3
+PLAY_ON_STOCK = 10
 _ENDINGS = ("big_gin", "gin")
 
 
@@ -244,6 +252,8 @@ class StrongGinBot:
             return best
         kept = hand & ~(1 << CARD_INDEX[best["card"]])
         mine = min_deadwood_mask(kept)
+        if mine <= PLAY_ON_DEADWOOD and sight.stock_count >= PLAY_ON_STOCK:
+            return None
         taken = _mask(sight.opponent_taken)
         layout = knocker_layout(
             kept,
