@@ -136,6 +136,12 @@ class Engine(Protocol):
         """Everything `seat` may know, and nothing more; None is a spectator."""
         ...
 
+    def public_change(self, prefix: str) -> tuple[View, View, list[dict[str, Any]]] | None:
+        """What the last change of the state changed in the public view, as the engine knows
+        it: the public view before and after it (the ones its views were built on) and the
+        JSON Patch between them with paths under `prefix`; None to have the two diffed."""
+        ...
+
     def hidden_from(self, seat: Seat | None) -> set[str]:
         """Card or tile names/ids that `seat` may not see right now (for leak tests)."""
         ...

@@ -23,7 +23,7 @@ from typing import Any
 from app.games.engine import Config, Engine, IllegalAction
 from app.rooms.bot_driver import BotDriver, BotFactory
 from app.rooms.errors import RoomError
-from app.rooms.fanout import Ack, Connection, Document, Fanout, Outbox
+from app.rooms.fanout import Ack, Connection, Document, Fanout, Known, Outbox
 from app.rooms.flow import RoomFlow
 from app.rooms.match import Match, raise_moved
 from app.rooms.seats import Seat, SeatsSnapshot, SeatTable
@@ -561,7 +561,16 @@ class Room:
                 self.game_version = self.version
             else:
                 self.table_versions[table] = self.version
-        self.fanout.broadcast(self.version, self.document, ack)
+        self.fanout.broadcast(self.version, self.document, ack, self._public_change)
+
+    def _public_change(self) -> Known | None:
+        """The change of the game's public view as its engine reported it (documents hold
+        the game view at /game)."""
+        change = None if self.match is None else self.match.engine.public_change("/game")
+        if change is None:
+            return None
+        before, after, ops = change
+        return before, after, "/game", ops
 
     def meta(self) -> dict[str, Any]:
         return {

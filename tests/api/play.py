@@ -71,9 +71,9 @@ class RecordingFanout:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.fanout, name)
 
-    def broadcast(self, version: int, document: Any, ack: Any = None) -> None:
+    def broadcast(self, version: int, document: Any, ack: Any = None, known: Any = None) -> None:
         self.record(version)
-        self.fanout.broadcast(version, document, ack)
+        self.fanout.broadcast(version, document, ack, known)
 
 
 class HiddenRecorder:

@@ -107,7 +107,9 @@ def test_the_leak_check_itself_finds_a_hidden_name() -> None:
 
         class fanout:
             @staticmethod
-            def broadcast(version: int, document: Any, ack: Any = None) -> None: ...
+            def broadcast(
+                version: int, document: Any, ack: Any = None, known: Any = None
+            ) -> None: ...
 
     recorder = HiddenRecorder(FakeRoom())  # type: ignore[arg-type]
     recorder.hidden[3] = {None: {"H5"}, 0: set(), 1: set()}

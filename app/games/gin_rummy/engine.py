@@ -18,7 +18,15 @@ from app.games.engine import (
 )
 from app.games.gin_rummy import config as variant
 from app.games.gin_rummy.cards import CARD_NAMES, DECK_SIZE, parse_cards, rank_of, suit_of
-from app.games.gin_rummy.hand import Hand, HandPhase, TableViews, deal, hidden_cards, own_view
+from app.games.gin_rummy.hand import (
+    Hand,
+    HandPhase,
+    TableViews,
+    deal,
+    hidden_cards,
+    own_view,
+    table_patch,
+)
 from app.games.gin_rummy.match_score import (
     final_result,
     side_points,
@@ -35,6 +43,11 @@ class MatchPhase(StrEnum):
 
 
 _SUMMARY_KEYS = ("hand", "table", "dealer", "ending", "knocker", "winner", "points")
+# The keys of the public view, by how `public_change` compares them: the match part's values
+# are the same objects until a hand or the match ends.
+_MATCH_KEYS = ("config", "sides", "scores", "side_scores", "hands_won", "history", "result")
+_PUBLIC_VALUES = ("game", "seat", "players", "phase", "hand_number", "to_act", "me")
+_PUBLIC_KEYS = frozenset((*_MATCH_KEYS, *_PUBLIC_VALUES, "tables"))
 
 
 def first_dealer(seed: int, table: int, candidates: list[int]) -> int:
@@ -81,6 +94,8 @@ class GinRummy:
         # view built for the first of them.
         self._changes = 0
         self._public: tuple[int, View] | None = None
+        # The public view built before the current one, for `public_change`.
+        self._previous_public: View | None = None
         self._to_act: list[Seat] = []
 
     @classmethod
@@ -277,6 +292,7 @@ class GinRummy:
         them is cheap. A seat's own cards are in `me` only (its table shows them as nobody's
         until a knock lays both hands open), so its view differs from others in `seat` and `me`."""
         if self._public is None or self._public[0] != self._changes:
+            self._previous_public = None if self._public is None else self._public[1]
             self._public = (self._changes, self._public_view())
         if seat is None:
             return SeatView(self._public[1], {})
@@ -305,6 +321,30 @@ class GinRummy:
         ]
         view["me"] = None
         return view
+
+    def public_change(self, prefix: str) -> tuple[View, View, list[dict[str, Any]]] | None:
+        """The last change of the public view: the view before it, the view after it and the
+        JSON Patch between them (paths under `prefix`), or None where a generic diff is due
+        (before the second view, after a hand or the match ended or a table was added)."""
+        if self._public is None or self._previous_public is None:
+            return None
+        before, after = self._previous_public, self._public[1]
+        if len(after) != len(_PUBLIC_KEYS):
+            return None
+        for key in _MATCH_KEYS:
+            if before[key] is not after[key]:
+                return None
+        old_tables, new_tables = before["tables"], after["tables"]
+        if len(old_tables) != len(new_tables):
+            return None
+        ops: list[dict[str, Any]] = []
+        for key in _PUBLIC_VALUES:
+            if before[key] != after[key]:
+                ops.append({"op": "replace", "path": f"{prefix}/{key}", "value": after[key]})
+        for table, (was, now) in enumerate(zip(old_tables, new_tables, strict=True)):
+            if was is not now:
+                table_patch(was, now, f"{prefix}/tables/{table}", ops)
+        return before, after, ops
 
     def _match_view(self) -> dict[str, Any]:
         # Scores, history and the result change only when a hand ends or the match does.

@@ -216,6 +216,51 @@ class TableViews:
         }
 
 
+# The keys of a table's public part (`TableViews.public`) and of each player in it, by how
+# `table_patch` compares them.
+TABLE_VALUES = ("table", "dealer", "phase", "turn", "stock_count", "knock_limit", "outcome")
+TABLE_KEYS = frozenset((*TABLE_VALUES, "hand", "seats", "discard_pile", "players"))
+PLAYER_KEYS = ("seat", "card_count", "taken_from_discard", "cards")
+
+
+def table_patch(
+    before: Mapping[str, Any], after: Mapping[str, Any], path: str, ops: list[dict[str, Any]]
+) -> None:
+    """Append to `ops` the JSON Patch from one public part of a table to a later one.
+
+    It knows what a move can change (scalars, the top of the discard pile, a player's counts)
+    and replaces the whole table when a new hand was dealt at it.
+    """
+    if before["hand"] != after["hand"] or len(after) != len(TABLE_KEYS):
+        ops.append({"op": "replace", "path": path, "value": after})
+        return
+    for key in TABLE_VALUES:
+        if before[key] != after[key]:
+            ops.append({"op": "replace", "path": f"{path}/{key}", "value": after[key]})
+    if before["seats"] != after["seats"]:
+        ops.append({"op": "replace", "path": f"{path}/seats", "value": after["seats"]})
+    old, new = before["discard_pile"], after["discard_pile"]
+    if old is not new:
+        pile_patch(old, new, f"{path}/discard_pile", ops)
+    for position, (was, now) in enumerate(zip(before["players"], after["players"], strict=True)):
+        if was is not now:
+            for key in PLAYER_KEYS:
+                if was[key] != now[key]:
+                    where = f"{path}/players/{position}/{key}"
+                    ops.append({"op": "replace", "path": where, "value": now[key]})
+
+
+def pile_patch(old: list[str], new: list[str], path: str, ops: list[dict[str, Any]]) -> None:
+    """A discard pile's change: a card laid on top or taken from it, else the whole pile."""
+    size = len(old)
+    if len(new) == size + 1 and new[:size] == old:
+        ops.append({"op": "add", "path": f"{path}/-", "value": new[size]})
+    elif len(new) == size - 1 and old[: size - 1] == new:
+        ops.append({"op": "remove", "path": f"{path}/{size - 1}"})
+    elif old != new:
+        ops.append({"op": "replace", "path": path, "value": new})
+
+
 # (points, mask of the cards worth them), highest first.
 _CARDS_BY_POINTS = tuple(
     (points, to_mask(card for card in range(DECK_SIZE) if CARD_POINTS[card] == points))

@@ -159,6 +159,10 @@ class Rummikub:
             self._public = (self._changes, public_view(self))
         return seat_view(self._public[1], self, seat)
 
+    def public_change(self, prefix: str) -> tuple[View, View, list[dict[str, Any]]] | None:
+        # A play reshapes the table in ways a diff finds best.
+        return None
+
     def hidden_from(self, seat: Seat | None) -> set[str]:
         hidden = set(self.pool)
         if self._phase is Phase.PLAYING:
