@@ -298,6 +298,31 @@ def test_dependencies_come_from_the_locks_with_hashes_and_the_server_as_a_wheel(
     assert not [run for run in runs + instruction("RUN", build) if " -e " in run]
 
 
+def test_the_build_stage_compiles_the_hot_modules_with_a_compiler_the_image_leaves_out() -> None:
+    build, final = stages()
+    runs = instruction("RUN", build)
+    installs = [run for run in runs if "apt-get install" in run]
+    assert len(installs) == 1, "the build stage should install a C compiler, in one step"
+    compiler = installs[0]
+    # One layer: the package lists are fetched and removed again in the same step.
+    assert compiler.index("apt-get update") < compiler.index("apt-get install")
+    assert "rm -rf /var/lib/apt/lists/*" in compiler
+    assert "--no-install-recommends" in compiler
+    assert {"gcc", "libc6-dev"} <= set(compiler.split())
+    (wheel,) = [run for run in runs if "pip wheel" in run]
+    assert "MELDHALL_COMPILE=1 pip wheel" in wheel
+    assert runs.index(compiler) < runs.index(wheel)
+    # The image itself gets the built wheel and no compiler.
+    assert not [run for run in instruction("RUN", final) if "apt-get" in run or "gcc" in run]
+
+
+def test_both_stages_run_the_same_python() -> None:
+    # The compiled modules are built for the build stage's Python (its version in the wheel's
+    # tag): the image must run that one.
+    bases = {stage[0][1].split()[0] for stage in stages()}
+    assert len(bases) == 1, bases
+
+
 def locked(name: str) -> dict[str, str]:
     """Package -> pinned version in a lock file, each pin with at least one hash."""
     text = (ROOT / "requirements" / name).read_text(encoding="utf-8")
@@ -329,6 +354,28 @@ def test_the_build_lock_pins_the_build_backend() -> None:
     for line in project["build-system"]["requires"]:
         requirement = Requirement(line)
         assert requirement.specifier.contains(pins[requirement.name])
+
+
+def requirements_in(name: str) -> list[Requirement]:
+    text = (ROOT / "requirements" / name).read_text(encoding="utf-8")
+    lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+    return [Requirement(line) for line in lines if line]
+
+
+def test_the_build_lock_pins_what_the_compiled_build_needs() -> None:
+    pins = locked("build.lock")
+    wanted = {requirement.name: requirement for requirement in requirements_in("build.in")}
+    for name, requirement in wanted.items():
+        assert name in pins, f"{name} is in requirements/build.in but not in its lock"
+        assert requirement.specifier.contains(pins[name]), (name, pins[name])
+    # hatch_build.py's compile step: mypyc comes with mypy, and builds through setuptools.
+    assert {"mypy", "setuptools"} <= set(wanted)
+    # The mypy the modules are type-checked with (the dev dependencies) compiles them too.
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    dev = [Requirement(line) for line in project["project"]["optional-dependencies"]["dev"]]
+    (checker,) = [requirement for requirement in dev if requirement.name == "mypy"]
+    assert checker.specifier == wanted["mypy"].specifier
+    assert checker.specifier.contains(pins["mypy"])
 
 
 def test_the_server_runs_as_a_user_that_is_not_root() -> None:
