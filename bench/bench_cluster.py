@@ -45,7 +45,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_server import percentile, run_clients  # noqa: E402
-from bench.light_socket import LightSocket  # noqa: E402
 from bench.load_clients import GinTable, Pacing, Stats  # noqa: E402
 from tests.cluster.cluster import RedisServer  # noqa: E402
 from tests.processes import ServerProcess, free_port, server_env  # noqa: E402
@@ -130,25 +129,8 @@ class SpreadTable(GinTable):
         super().__init__(owner, *args)
         self.seat_ports = seat_ports
 
-    async def open(self) -> None:
-        import orjson
-
-        body = {"game": "gin_rummy", "players": 2}
-        room_id = (await self.http.post("/api/rooms", json=body)).json()["room_id"]
-        self.room_id = room_id
-        for seat in range(2):
-            joined = await self.http.post(f"/api/rooms/{room_id}/join", json={"name": f"p{seat}"})
-            if seat == 0:
-                self.bearer = {"Authorization": f"Bearer {joined.json()['token']}"}
-            sock = await LightSocket.connect(
-                self.seat_ports[seat],
-                f"/ws/rooms/{room_id}",
-                lambda text, seat=seat: self.read(seat, text),
-            )
-            sock.send(orjson.dumps({"type": "hello", "token": joined.json()["token"]}).decode())
-            self.sockets.append(sock)
-        for sock in self.sockets:
-            sock.send('{"type":"ready"}')
+    def socket_port(self, seat: int) -> int:
+        return self.seat_ports[seat]
 
 
 @dataclass

@@ -155,7 +155,7 @@ class GinTable(Room):
             if seat == 0:
                 self.bearer = {"Authorization": f"Bearer {joined.json()['token']}"}
             sock = await LightSocket.connect(
-                self.port,
+                self.socket_port(seat),
                 f"/ws/rooms/{room_id}",
                 lambda text, seat=seat: self.read(seat, text),
                 self.deflate,
@@ -164,6 +164,10 @@ class GinTable(Room):
             self.sockets.append(sock)
         for sock in self.sockets:
             sock.send('{"type":"ready"}')
+
+    def socket_port(self, seat: int) -> int:
+        """The port `seat`'s socket connects to (the room's own server here)."""
+        return self.port
 
     def read(self, seat: int, text: str) -> None:
         now = time.perf_counter()
@@ -236,6 +240,10 @@ class BareGroup(Room):
                     self.deflate,
                 )
             )
+
+    def socket_port(self, seat: int) -> int:
+        """The port `seat`'s socket connects to (the room's own server here)."""
+        return self.port
 
     def read(self, seat: int, text: str) -> None:
         now = time.perf_counter()
