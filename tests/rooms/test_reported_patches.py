@@ -11,6 +11,7 @@ import jsonpatch
 import orjson
 import pytest
 
+from app.bots.registry import make_bot
 from app.rooms import match as room_match
 from app.rooms.fanout import Connection
 from app.storage.memory_store import MemoryMatchStore
@@ -37,12 +38,13 @@ class ClientCopy:
         return None
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(("game", "seed"), [("gin_rummy", 1), ("gin_rummy", 2), ("rummikub", 3)])
 async def test_every_viewer_s_patched_copy_is_the_room_s_document_after_every_move(
-    seed: int, monkeypatch: pytest.MonkeyPatch
+    game: str, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(room_match, "new_seed", lambda: seed)
-    room, hashes = await started_room(MemoryMatchStore(), game="gin_rummy")
+    room, hashes = await started_room(MemoryMatchStore(), game=game)
+    bots = [make_bot(game, "easy", seed + seat) for seat in range(2)]
     clients = [ClientCopy() for _ in range(3)]
     connections: list[Connection] = [
         await room.connect(clients[0], hashes[0]),
@@ -56,15 +58,20 @@ async def test_every_viewer_s_patched_copy_is_the_room_s_document_after_every_mo
         if room.match.engine.is_over():
             break
         seat = await next_to_act(room)
-        legal = room.document(seat)["you"]["legal"]
-        action = next((a for a in legal if a["type"] in ("gin", "knock")), rng.choice(legal))
+        doc = room.document(seat)
+        legal = doc["you"]["legal"]
+        if game == "rummikub":
+            action = bots[seat].choose(doc["game"], legal)
+        else:
+            action = next((a for a in legal if a["type"] in ("gin", "knock")), rng.choice(legal))
         await room.act(hashes[seat], action, room.version, (connections[seat], move))
         moves += 1
         reported += room._public_change() is not None
         for connection, client in zip(connections, clients, strict=True):
             assert client.version == room.version
             assert client.doc == copy.deepcopy(room.document(connection.seat))
-    # Draws and discards are nearly every move; new hands and the match's end are diffed.
+    # Draws, discards and whole plays are nearly every move; new hands or rounds and the
+    # match's end are diffed.
     assert moves > 100
     assert reported > 0.8 * moves
     await room.close()

@@ -20,7 +20,13 @@ from app.games.rummikub.play import (
 from app.games.rummikub.scoring import score_round
 from app.games.rummikub.tiles import ALL_TILES, NUMBERED_TILES
 from app.games.rummikub.turn import TurnInProgress
-from app.games.rummikub.views import ViewParts, legal_templates, public_view, seat_view
+from app.games.rummikub.views import (
+    ViewParts,
+    legal_templates,
+    public_patch,
+    public_view,
+    seat_view,
+)
 
 
 class Phase(StrEnum):
@@ -77,6 +83,8 @@ class Rummikub:
         # part, built once (read-only, like every view).
         self._changes = 0
         self._public: tuple[int, View] | None = None
+        # The public view built before the current one, for `public_change`.
+        self._previous_public: View | None = None
         self.view_parts = ViewParts()
 
     # -- the Engine interface -------------------------------------------------------------
@@ -156,12 +164,16 @@ class Rummikub:
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalAction("bad_action", f"no seat {seat} in a {self.players}-player game")
         if self._public is None or self._public[0] != self._changes:
+            self._previous_public = None if self._public is None else self._public[1]
             self._public = (self._changes, public_view(self))
         return seat_view(self._public[1], self, seat)
 
     def public_change(self, prefix: str) -> tuple[View, View, list[dict[str, Any]]] | None:
-        # A play reshapes the table in ways a diff finds best.
-        return None
+        if self._public is None or self._previous_public is None:
+            return None
+        before, after = self._previous_public, self._public[1]
+        ops = public_patch(before, after, prefix)
+        return None if ops is None else (before, after, ops)
 
     def hidden_from(self, seat: Seat | None) -> set[str]:
         hidden = set(self.pool)

@@ -167,6 +167,61 @@ def public_view(game: Rummikub) -> View:
     }
 
 
+# The keys of the public view, by how `public_patch` compares them: values compared as they
+# are, parts kept as the same objects while unchanged, and parts whose change it leaves to a
+# diff (a round that ended, a turn in progress).
+PUBLIC_VALUES = ("game", "phase", "seat", "players", "round", "rack", "pool_size", "passes_in_row")
+KEPT_PARTS = ("to_act", "turn", "scores")
+DIFFED_PARTS = ("config", "first_draw", "rounds", "last_round", "result", "tentative")
+PUBLIC_KEYS = frozenset((*PUBLIC_VALUES, *KEPT_PARTS, *DIFFED_PARTS, "seats", "table"))
+
+
+def public_patch(before: View, after: View, prefix: str) -> list[dict[str, Any]] | None:
+    """The JSON Patch from one public view to the next (paths under `prefix`), for the moves
+    of nearly every turn: a committed play, a draw or a pass. None where it would take a
+    diff: a round begun or ended, a turn in progress, melds of the table removed or reordered.
+    """
+    if len(after) != len(PUBLIC_KEYS):
+        return None
+    for key in DIFFED_PARTS:
+        if before[key] is not after[key] and before[key] != after[key]:
+            return None
+    ops: list[dict[str, Any]] = []
+    for key in PUBLIC_VALUES:
+        if before[key] != after[key]:
+            ops.append({"op": "replace", "path": f"{prefix}/{key}", "value": after[key]})
+    for key in KEPT_PARTS:
+        if before[key] is not after[key] and before[key] != after[key]:
+            ops.append({"op": "replace", "path": f"{prefix}/{key}", "value": after[key]})
+    old, new = before["seats"], after["seats"]
+    if old is not new:
+        if len(old) != len(new):
+            return None
+        for index, (was, now) in enumerate(zip(old, new, strict=True)):
+            for key, value in now.items():
+                if was.get(key) != value:
+                    where = f"{prefix}/seats/{index}/{key}"
+                    ops.append({"op": "replace", "path": where, "value": value})
+    old, new = before["table"], after["table"]
+    if old is not new and not _table_patch(old, new, f"{prefix}/table", ops):
+        return None
+    return ops
+
+
+def _table_patch(old: list[Any], new: list[Any], path: str, ops: list[dict[str, Any]]) -> bool:
+    """Melds changed in place or added at the end (meld views are kept objects); False for
+    anything else."""
+    common = len(old)
+    if len(new) < common:
+        return False
+    for index in range(common):
+        if old[index] is not new[index] and old[index] != new[index]:
+            ops.append({"op": "replace", "path": f"{path}/{index}", "value": new[index]})
+    for index in range(common, len(new)):
+        ops.append({"op": "add", "path": f"{path}/-", "value": new[index]})
+    return True
+
+
 def _round_parts(game: Rummikub) -> tuple[dict[str, Any], list[list[str]], list[dict[str, Any]]]:
     return dict(game.config), [list(faces) for faces in game.first_draw], _rounds(game)
 
