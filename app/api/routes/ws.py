@@ -7,6 +7,7 @@ import contextlib
 import logging
 import re
 import time
+from collections.abc import Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -14,6 +15,7 @@ from fastapi import WebSocket
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
+from app.api.direct_reads import DirectReads
 from app.api.errors import ApiError
 from app.api.messages import (
     ActionMessage,
@@ -25,13 +27,14 @@ from app.api.messages import (
     Resync,
     parse,
 )
-from app.api.outbox import SocketOutbox
+from app.api.outbox import Resumed, SocketOutbox
 from app.api.rate_limit import TokenBucket
 from app.api.routes.hints import hint_slots_of, seat_hint
 from app.games.engine import IllegalAction
 from app.rooms.access import RoomAccess, Rooms
 from app.rooms.errors import RoomError
 from app.rooms.fanout import Connection, dumps
+from app.rooms.room import Room
 from app.rooms.tokens import hash_token
 from app.settings import Settings
 from app.storage.failures import is_storage_failure
@@ -95,10 +98,14 @@ async def room_socket(scope: Scope, receive: Receive, send: Send) -> None:
     state = scope["app"].state
     session = Session(room, connection, outbox, state.settings, hint_slots_of(state))
     outbox.start()
+    if isinstance(room, Room):
+        # A room held here (see Session.take); one on another node is read through the queue.
+        DirectReads.install(send, session.take)
     try:
         await session.run(receive)
     finally:
         await session.stop_hint()
+        await session.finish_taken()
         await room.disconnect(connection)
         await outbox.finish()
 
@@ -151,6 +158,7 @@ class Session:
     __slots__ = (
         "bucket",
         "connection",
+        "handling",
         "hint_slots",
         "hinting",
         "max_bytes",
@@ -159,6 +167,7 @@ class Session:
         "strikes",
         "strikes_allowed",
         "strikes_since",
+        "taken",
     )
 
     def __init__(
@@ -180,6 +189,12 @@ class Session:
         self.strikes_allowed = settings.ws_burst
         self.strikes = 0
         self.strikes_since = time.monotonic()
+        # Messages being handled (at most one read off the socket and one from the queue, the
+        # second waiting for the first): a message taken straight off the socket must come
+        # after every one before it, so it is taken only while this is 0.
+        self.handling = 0
+        # The rest of a message taken off the socket whose handling had to wait.
+        self.taken: asyncio.Task[None] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.outbox.send(dumps(message))
@@ -188,6 +203,7 @@ class Session:
         self.send({"type": "error", "seq": seq, "code": code, "message": message})
 
     async def run(self, receive: Receive) -> None:
+        """Read the messages the server queued (those not taken off the socket directly)."""
         while not self.outbox.closed:
             # receive_text inlined: one coroutine less per message, and per waiting socket.
             message = await receive()
@@ -196,16 +212,71 @@ class Session:
             text = message.get("text")
             if text is None:
                 text = (message.get("bytes") or b"").decode("utf-8", errors="replace")
-            if not self.bucket.take():
-                if self.flooding():
-                    self.outbox.close(CLOSE_FLOOD, "too many messages")
-                    return
+            self.handling += 1
+            try:
+                if self.taken is not None:
+                    # Queued after a message taken off the socket: that one goes first.
+                    await asyncio.wait((self.taken,))
+                if self.admit(text):
+                    await self.handle(text)
+            finally:
+                self.handling -= 1
+
+    def take(self, text: str) -> bool:
+        """A message read straight off the socket (DirectReads): handled now, as far as it
+        goes without waiting (the rest in a task), unless another is being handled; False
+        leaves it to the server's queue, read in order by `run`.
+
+        Handled now means within the socket's read, outside any task: no wake-up of a task
+        per message (docs/performance.md). That suits a room held here, which waits only on
+        its lock and on futures of its store's writers; code that needs a task of its own
+        (asyncio.timeout, as in the Redis client a room on another node is reached with) would
+        fail there, so such rooms are read through the queue."""
+        if self.handling or self.outbox.closed:
+            return False
+        if not self.admit(text):
+            return True
+        step = self.handle(text)
+        try:
+            waiting_on = step.send(None)
+        except StopIteration:
+            return True
+        except Exception:
+            # `handle` answers every failure itself; this is a bug in the answering.
+            log.exception("socket message failed")
+            return True
+        self.handling += 1
+        self.taken = asyncio.get_running_loop().create_task(self.finish_step(step, waiting_on))
+        return True
+
+    async def finish_step(self, step: Coroutine[Any, Any, None], waiting_on: Any) -> None:
+        try:
+            await Resumed(step, waiting_on)
+        except Exception:
+            log.exception("socket message failed")
+        finally:
+            self.handling -= 1
+            self.taken = None
+
+    async def finish_taken(self) -> None:
+        """Wait for a message taken off the socket to be handled (its move is the room's)."""
+        taken = self.taken
+        if taken is not None:
+            await asyncio.wait((taken,))
+
+    def admit(self, text: str) -> bool:
+        """Whether a message may be handled: refused (and answered) when over the rate or the
+        size limit; a flood closes the socket."""
+        if not self.bucket.take():
+            if self.flooding():
+                self.outbox.close(CLOSE_FLOOD, "too many messages")
+            else:
                 self.error("rate_limited", "too many messages; this one was ignored")
-                continue
-            if len(text) > self.max_bytes:
-                self.error("message_too_large", f"messages are capped at {self.max_bytes} bytes")
-                continue
-            await self.handle(text)
+            return False
+        if len(text) > self.max_bytes:
+            self.error("message_too_large", f"messages are capped at {self.max_bytes} bytes")
+            return False
+        return True
 
     def flooding(self) -> bool:
         """A refused message is a strike; a burst's worth of strikes in the window is a flood."""
