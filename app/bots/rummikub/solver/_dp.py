@@ -65,6 +65,16 @@ MAX_STARTS = 4  # old runs of one colour starting at one number
 STEPS_PER_NUMBER = 5  # four colours, then the groups
 STEPS = 13 * STEPS_PER_NUMBER
 MAX_FREE = 2  # free runs in progress per colour, see above
+# Penalties are in 1/64 of a score unit (see `search`): a kept meld's reduced cost is often
+# a half, and the floor of each penalty so scaled loses little.
+PENALTY_SCALE = 64
+MAX_OLD_GROUPS = 3  # of one number: eight tiles and two jokers make at most three groups
+NO_LIMIT = 1 << 62
+NO_PENALTIES = (
+    np.zeros((4, 14, 3), dtype=np.int64),
+    np.zeros((4, 14, 1 << MAX_STARTS), dtype=np.int64),
+    np.zeros((14, MAX_OLD_GROUPS + 1), dtype=np.int64),
+)
 
 _Function = TypeVar("_Function", bound=Callable[..., object])
 
@@ -291,6 +301,7 @@ def _grow(a: IntArray, size: int) -> IntArray:
 def _put(
     keys: IntArray,
     scores: IntArray,
+    owed: IntArray,
     parents: IntArray,
     actions: IntArray,
     slots_index: IntArray,
@@ -298,11 +309,16 @@ def _put(
     size: int,
     key: int,
     score: int,
+    owes: int,
     parent: int,
     action: int,
 ) -> int:
     """Add a state to this step's hash table, or raise the score of the same state already
-    there; the new count of states. The caller has made room (`_room`)."""
+    there; the new count of states. The caller has made room (`_room`).
+
+    Of two ways to one state the higher score stands, and it owes the larger of the two
+    penalties (see `search`), the other's less what it scored less: both bound what
+    the state's futures may add."""
     h = _slot(key, mask)
     while True:
         at = slots_index[h]
@@ -310,14 +326,19 @@ def _put(
             slots_index[h] = size
             keys[size] = key
             scores[size] = score
+            owed[size] = owes
             parents[size] = parent
             actions[size] = action
             return size + 1
         if keys[at] == key:
-            if scores[at] < score:
+            before = scores[at]
+            if before < score:
                 scores[at] = score
                 parents[at] = parent
                 actions[at] = action
+                owed[at] = max(owes, owed[at] - PENALTY_SCALE * (score - before))
+            else:
+                owed[at] = max(owed[at], owes - PENALTY_SCALE * (before - score))
             return size
         h = (h + 1) & mask
 
@@ -326,6 +347,7 @@ def _put(
 def _room(
     keys: IntArray,
     scores: IntArray,
+    owed: IntArray,
     parents: IntArray,
     actions: IntArray,
     slots_index: IntArray,
@@ -333,7 +355,7 @@ def _room(
     level_begin: int,
     size: int,
     room: int,
-) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, int]:
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, int]:
     """The pass's arrays grown to hold `room` states, and the step's hash table to hold them
     at most half full (rehashed), with its size in bits.
 
@@ -344,6 +366,7 @@ def _room(
         grown = max(2 * len(keys), room)
         keys = _grow(keys, grown)
         scores = _grow(scores, grown)
+        owed = _grow(owed, grown)
         parents = _grow(parents, grown)
         actions = _grow(actions, grown)
     if 2 * (room - level_begin) > (1 << table_bits) - 1:
@@ -356,7 +379,7 @@ def _room(
             while slots_index[h] >= 0:
                 h = (h + 1) & mask
             slots_index[h] = j
-    return keys, scores, parents, actions, slots_index, table_bits
+    return keys, scores, owed, parents, actions, slots_index, table_bits
 
 
 # One long function: the hot loop over states and moves, whose parts share many locals (the
@@ -376,8 +399,11 @@ def _expand(
     bound: int,
     tile_weight: int,
     point_weight: int,
+    penalties: tuple[IntArray, ...],
+    slack: int,
     keys: IntArray,
     scores: IntArray,
+    owed: IntArray,
     parents: IntArray,
     actions: IntArray,
     slots_index: IntArray,
@@ -407,6 +433,7 @@ def _expand(
         labels_of,  # LABELS_OF, RANK_OF
         rank_of,
     ) = tables
+    tile_penalty, start_penalty, group_penalty = penalties
     v = step // STEPS_PER_NUMBER + 1
     c = step % STEPS_PER_NUMBER
     table_jokers = jokers[0]
@@ -420,8 +447,9 @@ def _expand(
     for index in range(lo, hi):
         key = keys[index]
         score = scores[index]
-        if score < 0:
-            continue  # dominated
+        if score < 0 or owed[index] > slack:
+            continue  # dominated, or bound below the threshold by its penalty
+        debt = owed[index]
         used = (key >> 48) & 3
         if c == 4:
             room = size + total_jokers - used + 1
@@ -443,10 +471,14 @@ def _expand(
                     limit = total
                 if limit < theta:
                     continue
+                owes = debt + group_penalty[v, kept]
+                if owes > slack:
+                    continue
                 new_key = base | (u << 48)
                 size = _put(
                     keys,
                     scores,
+                    owed,
                     parents,
                     actions,
                     slots_index,
@@ -454,6 +486,7 @@ def _expand(
                     size,
                     new_key,
                     total,
+                    owes,
                     index,
                     extra,
                 )
@@ -554,6 +587,7 @@ def _expand(
                                             rack_jokers - max(0, u - table_jokers)
                                         )
                                         new_rank = -1  # found once a successor passes
+                                        starting_debt = debt + start_penalty[c, v, chosen]
                                         for x in range(max(t, reals), t + r + 1):
                                             g = x - reals
                                             total = gained + (x - t) * per_tile
@@ -568,6 +602,9 @@ def _expand(
                                             if groups_left < 0:
                                                 continue
                                             if total + ahead + groups_left - kept_cap[v] < theta:
+                                                continue
+                                            owes = starting_debt + tile_penalty[c, v, x - t]
+                                            if owes > slack:
                                                 continue
                                             if new_rank < 0:
                                                 m = 0
@@ -611,6 +648,7 @@ def _expand(
                                             size = _put(
                                                 keys,
                                                 scores,
+                                                owed,
                                                 parents,
                                                 actions,
                                                 slots_index,
@@ -618,6 +656,7 @@ def _expand(
                                                 size,
                                                 new_key,
                                                 total,
+                                                owes,
                                                 index,
                                                 action,
                                             )
@@ -638,9 +677,16 @@ def search(
     bound_after: IntArray,  # (STEPS,): most score still possible after each step
     tile_weight: int,
     point_weight: int,
+    penalties: tuple[IntArray, ...],  # see below
+    slack: int,
     upgrades: IntArray,
 ) -> tuple[int, int, IntArray, IntArray]:
     """One pass at threshold `theta`.
+
+    With `penalties` (from the linear relaxation's prices, scaled by `PENALTY_SCALE`:
+    by tile type and rack copies laid, by colour, number and old runs starting there kept,
+    by number and old groups kept) a state also owes what its choices so far take off the
+    relaxation's bound (`_bound`), and one owing more than `slack` cannot reach the threshold.
 
     Returns (found: 1, 0, or -1 out of budget; best score; action per step; and where each
     step's states begin in the pass's arrays).
@@ -651,11 +697,13 @@ def search(
     capacity = 1 << 14
     keys = np.empty(capacity, dtype=np.int64)
     scores = np.empty(capacity, dtype=np.int64)
+    owed = np.empty(capacity, dtype=np.int64)
     parents = np.empty(capacity, dtype=np.int64)
     actions = np.empty(capacity, dtype=np.int64)
     level_start = np.zeros(STEPS + 2, dtype=np.int64)
     keys[0] = 0
     scores[0] = 0
+    owed[0] = 0
     parents[0] = -1
     actions[0] = 0
     size = 1
@@ -699,8 +747,11 @@ def search(
                 bound_after[step],
                 tile_weight,
                 point_weight,
+                penalties,
+                slack,
                 keys,
                 scores,
+                owed,
                 parents,
                 actions,
                 slots_index,
@@ -712,8 +763,17 @@ def search(
             )
             if index == hi:
                 break
-            keys, scores, parents, actions, slots_index, table_bits = _room(
-                keys, scores, parents, actions, slots_index, table_bits, level_begin, size, room
+            keys, scores, owed, parents, actions, slots_index, table_bits = _room(
+                keys,
+                scores,
+                owed,
+                parents,
+                actions,
+                slots_index,
+                table_bits,
+                level_begin,
+                size,
+                room,
             )
             mask = (1 << table_bits) - 1
         level_start[step + 2] = size
@@ -766,10 +826,12 @@ def run_pass(
     bound_after: IntArray,
     tile_weight: int,
     point_weight: int,
+    penalties: tuple[IntArray, ...] | None = None,
+    slack: int = 0,
 ) -> tuple[int, int, IntArray, int]:
     """One pass of `search` over a problem's `arrays` (jokers, the problem's arrays of
     `_expand`, kept_ahead, kept_cap): (found: 1, 0, or -1 out of budget; best score; action
-    per step; states the pass held)."""
+    per step; states the pass held). Without `penalties` no state owes any."""
     jokers, *tables, kept_ahead, kept_cap = arrays
     found, best, actions, levels = _typed_search(
         theta,
@@ -784,6 +846,8 @@ def run_pass(
         bound_after,
         tile_weight,
         point_weight,
+        NO_PENALTIES if penalties is None else penalties,
+        NO_LIMIT if penalties is None else slack,
         UPGRADES,
     )
     return int(found), int(best), actions, int(levels[-1])

@@ -26,6 +26,7 @@ from app.bots.rummikub.solver._dp import (
 )
 from app.bots.rummikub.solver._groups import GroupSplit, group_table, groups_ahead, static_groups
 from app.bots.rummikub.solver._melds import JOKER, JOKER_POINTS, meld_layout, type_points
+from app.bots.rummikub.solver._penalties import broken_penalty, kept_penalty, penalty_arrays
 from app.bots.rummikub.solver._replay import Laid, OldGroup, OldRun, Play, replay, tile_type
 
 __all__ = ["Play", "best_play", "placed_points"]
@@ -159,6 +160,10 @@ class _Problem:
     tile_weight: int
     point_weight: int
     attach: bool
+    # What each choice takes off the relaxation's bound, and how much a play may lose so
+    # (see `_penalties`): set on a problem reduced by the relaxation's fixings.
+    penalties: tuple[IntArray, ...] | None = None
+    slack: int = 0
 
     @classmethod
     def build(
@@ -262,6 +267,8 @@ class _Problem:
             self.after,
             self.tile_weight,
             self.point_weight,
+            self.penalties,
+            self.slack,
         )
 
     def optimum(self, budget: int = 0) -> Laid:
@@ -332,26 +339,30 @@ class _Problem:
         found the best; if none does, the best play found is the best. (A narrow pass over
         the problem left at the bound, for a better first play, cost more states on the
         bench than it saved.)"""
-        relaxation = self._relaxation()
         jokers = self.rack_jokers * self.joker_score  # the relaxation leaves them out
         if incumbent is None:
             old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
             incumbent = (len(self.table), Laid(old, []))
-        cap = relaxation.bound + jokers
-        target, step = cap, 1
+        relaxation = self._relaxation()
+        target, step = relaxation.bound + jokers, 1
         # None when the relaxation shows that no play scores more than the incumbent.
         if relaxation.fixed(incumbent[0] + 1 - jokers) is None:
             target = incumbent[0]
+        # Fixings whose problem has no play at all: a target that fixes as much has none.
+        empty: list[Fixed] = []
         while target > incumbent[0]:
             fixed = relaxation.fixed(target - jokers)
-            if fixed is not None:
+            if fixed is not None and not any(_at_least(fixed, e) for e in empty):
                 reduced = self._reduced(fixed)
                 left = reduced.problem
-                found, best, actions, _states = left._pass(target - reduced.score, budget=budget)
+                theta = target - reduced.score
+                found, best, actions, _states = left._pass(theta, budget=budget)
                 if found == 1:
                     return reduced.lift((best, left._replay(actions)))
                 if found < 0:
                     return incumbent[0], _unproven(incumbent[1])
+                if theta <= 0:
+                    empty.append(fixed)
             if target == incumbent[0] + 1:
                 break
             target, step = max(target - step, incumbent[0] + 1), 2 * step
@@ -360,7 +371,8 @@ class _Problem:
     def _reduced(self, fixed: Fixed) -> _Reduced:
         """The problem left once the old melds `fixed` keeps are set aside whole, those it
         breaks are loose tiles, the rack tiles it lays are loose table tiles (which must be
-        laid) and those it leaves on the rack are gone."""
+        laid) and those it leaves on the rack are gone; its passes drop the states whose
+        penalties (`_penalties`) add up to more than the relaxation leaves."""
         melds = [r.meld for r in self.runs] + [g.meld for g in self.groups]
         kept = {melds[i] for i in fixed.kept}
         broken = {melds[i] for i in fixed.broken}
@@ -386,6 +398,14 @@ class _Problem:
             self.point_weight,
             self.attach,
             old=old,
+        )
+        origin = {m: i for i, m in enumerate(melds)}
+        owed = sum(kept_penalty(fixed, origin[m]) for m in kept)
+        owed += sum(broken_penalty(fixed, origin[m]) for at, m in enumerate(rest) if at not in old)
+        owed += sum(max(0.0, -fixed.prices[t]) * n for t, n in fixed.laid.items())
+        owed += sum(max(0.0, fixed.prices[t]) * n for t, n in fixed.unlaid.items())
+        problem.penalties, problem.slack = penalty_arrays(
+            fixed, problem.arrays[2], problem.runs, problem.groups, [origin[m] for m in rest], owed
         )
         whole = [list(self.table[i]) for i in sorted(kept)]
         points = sum(type_points(tile_type(t)) for t in laid)
@@ -448,6 +468,16 @@ class _Reduced:
             kept=len(self.whole) + laid.play.kept,
         )
         return score + self.score, Laid(play, laid.loose_jokers)
+
+
+def _at_least(fixed: Fixed, other: Fixed) -> bool:
+    """Whether `fixed` decides all that `other` does (its problem's plays are the other's)."""
+    return (
+        set(fixed.kept) >= set(other.kept)
+        and set(fixed.broken) >= set(other.broken)
+        and all(fixed.laid.get(t, 0) >= n for t, n in other.laid.items())
+        and all(fixed.unlaid.get(t, 0) >= n for t, n in other.unlaid.items())
+    )
 
 
 def _unproven(laid: Laid) -> Laid:
