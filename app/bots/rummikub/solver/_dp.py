@@ -430,6 +430,7 @@ def _expand(
         start_count,  # (4, 14)
         group_best,  # (14, 256, 3): most old groups kept, -1 if the rest won't split
         symmetric,  # (14,): 1 where group_best ignores which colour a leftover has
+        number_points,  # (14,): the points of a tile of each number (see `_rearrange`)
         labels_of,  # LABELS_OF, RANK_OF
         rank_of,
     ) = tables
@@ -439,7 +440,7 @@ def _expand(
     table_jokers = jokers[0]
     rack_jokers = jokers[1]
     total_jokers = table_jokers + rack_jokers
-    per_tile = tile_weight + v * point_weight  # the score of a rack copy laid
+    per_tile = tile_weight + number_points[v] * point_weight  # the score of a rack copy laid
     start_jokers = 0  # bit k: a joker stands for v in the k-th old run of colour c starting at v
     if c < 4:
         for k in range(start_count[c, v]):
@@ -828,10 +829,11 @@ def run_pass(
     point_weight: int,
     penalties: tuple[IntArray, ...] | None = None,
     slack: int = 0,
-) -> tuple[int, int, IntArray, int]:
+) -> tuple[int, int, IntArray, int, int]:
     """One pass of `search` over a problem's `arrays` (jokers, the problem's arrays of
     `_expand`, kept_ahead, kept_cap): (found: 1, 0, or -1 out of budget; best score; action
-    per step; states the pass held). Without `penalties` no state owes any."""
+    per step; states the pass held; steps it completed). Without `penalties` no state owes
+    any."""
     jokers, *tables, kept_ahead, kept_cap = arrays
     found, best, actions, levels = _typed_search(
         theta,
@@ -850,4 +852,5 @@ def run_pass(
         NO_LIMIT if penalties is None else slack,
         UPGRADES,
     )
-    return int(found), int(best), actions, int(levels[-1])
+    reached = int(np.count_nonzero(levels[2:]))
+    return int(found), int(best), actions, int(levels.max()), reached

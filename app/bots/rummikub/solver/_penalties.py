@@ -41,17 +41,19 @@ def penalty_arrays(
     groups: Sequence[OldGroup],
     origin: Sequence[int],
     owed: float,
+    numbers: Sequence[int],
 ) -> tuple[tuple[IntArray, ...], int]:
     """The program's penalty arrays for a problem reduced by `fixed`, and its slack.
 
     `origin` gives the relaxation's index of each old meld of the problem's table, by the
     meld's place on it; `owed` is what the choices made outside the program (melds set
-    aside or loose, tiles decided) take off the bound already."""
+    aside or loose, tiles decided) take off the bound already; `numbers` the number of
+    the tiles at each of the program's numbers (see `_rearrange`)."""
     tiles = np.zeros((4, 14, 3), dtype=np.int64)
     for c in range(4):
         for v in range(1, 14):
             copies = int(rack_cnt[c, v])
-            price = float(fixed.prices[c * 13 + v - 1])
+            price = float(fixed.prices[c * 13 + numbers[v] - 1])
             for laid in range(copies + 1):
                 left = copies - laid
                 tiles[c, v, laid] = _scaled(price * left if price > 0 else -price * laid)
