@@ -69,12 +69,6 @@ MAX_FREE = 2  # free runs in progress per colour, see above
 # a half, and the floor of each penalty so scaled loses little.
 PENALTY_SCALE = 64
 MAX_OLD_GROUPS = 3  # of one number: eight tiles and two jokers make at most three groups
-NO_LIMIT = 1 << 62
-NO_PENALTIES = (
-    np.zeros((4, 14, 3), dtype=np.int64),
-    np.zeros((4, 14, 1 << MAX_STARTS), dtype=np.int64),
-    np.zeros((14, MAX_OLD_GROUPS + 1), dtype=np.int64),
-)
 
 _Function = TypeVar("_Function", bound=Callable[..., object])
 
@@ -309,6 +303,7 @@ def _put(
     size: int,
     key: int,
     score: int,
+    penalties: tuple[IntArray, ...] | None,
     owes: int,
     parent: int,
     action: int,
@@ -318,7 +313,8 @@ def _put(
 
     Of two ways to one state the higher score stands, and it owes the larger of the two
     penalties (see `search`), the other's less what it scored less: both bound what
-    the state's futures may add."""
+    the state's futures may add. Without `penalties` (a pass compiled apart, see
+    `search`) it keeps no debts."""
     h = _slot(key, mask)
     while True:
         at = slots_index[h]
@@ -326,7 +322,8 @@ def _put(
             slots_index[h] = size
             keys[size] = key
             scores[size] = score
-            owed[size] = owes
+            if penalties is not None:
+                owed[size] = owes
             parents[size] = parent
             actions[size] = action
             return size + 1
@@ -336,8 +333,9 @@ def _put(
                 scores[at] = score
                 parents[at] = parent
                 actions[at] = action
-                owed[at] = max(owes, owed[at] - PENALTY_SCALE * (score - before))
-            else:
+                if penalties is not None:
+                    owed[at] = max(owes, owed[at] - PENALTY_SCALE * (score - before))
+            elif penalties is not None:
                 owed[at] = max(owed[at], owes - PENALTY_SCALE * (before - score))
             return size
         h = (h + 1) & mask
@@ -399,7 +397,7 @@ def _expand(
     bound: int,
     tile_weight: int,
     point_weight: int,
-    penalties: tuple[IntArray, ...],
+    penalties: tuple[IntArray, ...] | None,
     slack: int,
     keys: IntArray,
     scores: IntArray,
@@ -434,7 +432,6 @@ def _expand(
         labels_of,  # LABELS_OF, RANK_OF
         rank_of,
     ) = tables
-    tile_penalty, start_penalty, group_penalty = penalties
     v = step // STEPS_PER_NUMBER + 1
     c = step % STEPS_PER_NUMBER
     table_jokers = jokers[0]
@@ -448,9 +445,13 @@ def _expand(
     for index in range(lo, hi):
         key = keys[index]
         score = scores[index]
-        if score < 0 or owed[index] > slack:
-            continue  # dominated, or bound below the threshold by its penalty
-        debt = owed[index]
+        if score < 0:
+            continue  # dominated
+        debt = 0
+        if penalties is not None:
+            debt = owed[index]
+            if debt > slack:
+                continue  # its penalties bound it below the threshold
         used = (key >> 48) & 3
         if c == 4:
             room = size + total_jokers - used + 1
@@ -472,9 +473,11 @@ def _expand(
                     limit = total
                 if limit < theta:
                     continue
-                owes = debt + group_penalty[v, kept]
-                if owes > slack:
-                    continue
+                owes = debt
+                if penalties is not None:
+                    owes += penalties[2][v, kept]
+                    if owes > slack:
+                        continue
                 new_key = base | (u << 48)
                 size = _put(
                     keys,
@@ -487,6 +490,7 @@ def _expand(
                     size,
                     new_key,
                     total,
+                    penalties,
                     owes,
                     index,
                     extra,
@@ -588,7 +592,9 @@ def _expand(
                                             rack_jokers - max(0, u - table_jokers)
                                         )
                                         new_rank = -1  # found once a successor passes
-                                        starting_debt = debt + start_penalty[c, v, chosen]
+                                        starting_debt = debt
+                                        if penalties is not None:
+                                            starting_debt += penalties[1][c, v, chosen]
                                         for x in range(max(t, reals), t + r + 1):
                                             g = x - reals
                                             total = gained + (x - t) * per_tile
@@ -604,9 +610,11 @@ def _expand(
                                                 continue
                                             if total + ahead + groups_left - kept_cap[v] < theta:
                                                 continue
-                                            owes = starting_debt + tile_penalty[c, v, x - t]
-                                            if owes > slack:
-                                                continue
+                                            owes = starting_debt
+                                            if penalties is not None:
+                                                owes += penalties[0][c, v, x - t]
+                                                if owes > slack:
+                                                    continue
                                             if new_rank < 0:
                                                 m = 0
                                                 for i in range(n_carried):
@@ -657,6 +665,7 @@ def _expand(
                                                 size,
                                                 new_key,
                                                 total,
+                                                penalties,
                                                 owes,
                                                 index,
                                                 action,
@@ -678,7 +687,7 @@ def search(
     bound_after: IntArray,  # (STEPS,): most score still possible after each step
     tile_weight: int,
     point_weight: int,
-    penalties: tuple[IntArray, ...],  # see below
+    penalties: tuple[IntArray, ...] | None,  # see below
     slack: int,
     upgrades: IntArray,
 ) -> tuple[int, int, IntArray, IntArray]:
@@ -688,6 +697,8 @@ def search(
     by tile type and rack copies laid, by colour, number and old runs starting there kept,
     by number and old groups kept) a state also owes what its choices so far take off the
     relaxation's bound (`_bound`), and one owing more than `slack` cannot reach the threshold.
+    A pass without them (None) is compiled apart, without the debts (numba prunes the
+    branches on an argument that is None), which keeps the passes that need none as fast.
 
     Returns (found: 1, 0, or -1 out of budget; best score; action per step; and where each
     step's states begin in the pass's arrays).
@@ -848,8 +859,8 @@ def run_pass(
         bound_after,
         tile_weight,
         point_weight,
-        NO_PENALTIES if penalties is None else penalties,
-        NO_LIMIT if penalties is None else slack,
+        penalties,
+        slack,
         UPGRADES,
     )
     reached = int(np.count_nonzero(levels[2:]))

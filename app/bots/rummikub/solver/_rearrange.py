@@ -32,7 +32,7 @@ from app.bots.rummikub.solver._melds import JOKER, JOKER_POINTS, meld_layout, ty
 from app.bots.rummikub.solver._penalties import broken_penalty, kept_penalty, penalty_arrays
 from app.bots.rummikub.solver._replay import Laid, OldGroup, OldRun, Play, replay, tile_type
 
-__all__ = ["Play", "best_play", "placed_points"]
+__all__ = ["Play", "best_play", "placed_points", "warm_up_penalties"]
 
 BEAM = 60  # states per step in the first, narrow pass
 # A full pass that holds more states than this stops, and the search starts again with the
@@ -575,6 +575,14 @@ def _trivial_bounds(value: IntArray) -> IntArray:
     ahead = np.zeros(14, dtype=np.int64)
     ahead[:13] = np.cumsum(value.sum(axis=0)[:0:-1])[::-1]
     return ahead
+
+
+def warm_up_penalties() -> None:
+    """Compile (or load) the passes with penalties, a specialisation apart (see `_dp.search`),
+    which the first search needing the relaxation would otherwise wait for."""
+    problem = _Problem.build([["R1a", "R2a", "R3a"]], ["R4a"], 2, 1, attach=True)
+    problem.owe(Fixed([], [], old_reduced=[0.0]), [0], 0.0)
+    problem._pass(0)
 
 
 def placed_points(placed: Sequence[str]) -> int:
