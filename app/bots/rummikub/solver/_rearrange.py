@@ -345,14 +345,13 @@ class _Problem:
         one full pass above the play it finds, which finds a better play or proves there is
         none (if it finds none, full passes from every rack tile down, `_descend`). On a
         table with old melds those passes stop at `QUICK_STATES` states; the same passes then
-        run over the numbers the other way (`twin`), and failing them too the search goes
-        on with the linear relaxation's help (`_relaxed`), the way the quick passes got
-        further. Every full pass stops
-        at `budget` states (0: no limit), and the best play found so far is the answer,
-        unproven. (A play that also keeps every old meld has the highest bound at every
-        step, so the narrow pass keeps it unless ties crowd it out, and the full pass finds
-        it then: a first pass at that bound, to find it cheaply, cost more on the bench than
-        it saved.)"""
+        run over the numbers the other way (`twin`, at half as many), and failing them too
+        the search goes on with the linear relaxation's help (`_relaxed`), the way the quick
+        passes got further. Every full pass stops at `budget` states (0: no limit), and the
+        best play found so far is the answer, unproven. (A play that also keeps every old
+        meld has the highest bound at every step, so the narrow pass keeps it unless ties
+        crowd it out, and the full pass finds it then: a first pass at that bound, to find
+        it cheaply, cost more on the bench than it saved.)"""
         return self._optimum(budget)[1]
 
     def _optimum(self, budget: int) -> tuple[int, Laid]:
@@ -371,10 +370,12 @@ class _Problem:
             found = way._narrow(every_tile)
             if found is not None and (incumbent is None or found[0] > incumbent[0]):
                 incumbent = found
+            # The other way pays only where it is much cheaper: half the budget.
+            limit = max(1, quick // 2) if turn else quick
             if incumbent is not None:
-                settled = way._prove(*incumbent, quick)
+                settled = way._prove(*incumbent, limit)
             else:
-                settled = way._descend(every_tile, quick)
+                settled = way._descend(every_tile, limit)
             if settled is not None:
                 return settled
         if not relax:
