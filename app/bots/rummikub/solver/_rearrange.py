@@ -340,8 +340,8 @@ class _Problem:
     def optimum(self, budget: int = 0) -> Laid:
         """The best play, by passes that each keep only states that may still reach a floor.
 
-        First a narrow pass (the best few states per step; four times as many if it finds
-        nothing) among plays laying every rack tile, and failing that among all plays; then
+        First a narrow pass (the best few states per step) among plays laying every rack
+        tile, and failing that one of four times as many states among all plays; then
         one full pass above the play it finds, which finds a better play or proves there is
         none (if it finds none, full passes from every rack tile down, `_descend`). On a
         table with old melds those passes stop at `QUICK_STATES` states; the same passes then
@@ -389,7 +389,7 @@ class _Problem:
 
     def _narrow(self, every_tile: int) -> tuple[int, Laid] | None:
         """A good play and its score, by narrow passes; None if they find none."""
-        for beam, theta in ((BEAM, every_tile), (4 * BEAM, every_tile), (4 * BEAM, 0)):
+        for beam, theta in ((BEAM, every_tile), (4 * BEAM, 0)):
             found, floor, actions, _states = self._pass(theta, beam)
             if found:
                 return floor, self._replay(actions)
