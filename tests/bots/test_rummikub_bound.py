@@ -15,7 +15,8 @@ from collections import Counter
 import pytest
 
 from app.bots.rummikub.solver import POINT_WEIGHT, TILE_WEIGHT, Solution, _rearrange, _solve, solve
-from app.bots.rummikub.solver._melds import tile_type
+from app.bots.rummikub.solver._melds import JOKER, tile_type
+from app.bots.rummikub.solver._penalties import broken_penalty, kept_penalty
 from app.bots.rummikub.solver._rearrange import _Problem
 from tests.bots.test_rummikub_dp import mid_game_state
 from tests.bots.test_rummikub_solver import assert_is_a_legal_play
@@ -82,3 +83,31 @@ def test_the_search_with_the_relaxation_matches_the_integer_program(
         monkeypatch.setattr(_solve, "_program", {"state": "lazy"})
         assert score(program) == score(integer), (table, rack)
     assert relaxed >= 12
+
+
+@pytest.mark.parametrize("jokers_on_table", [False, True])
+def test_the_best_play_owes_no_more_than_the_slack_at_its_own_score(jokers_on_table: bool) -> None:
+    """The penalties the program adds up along a play (`_penalties`) take no more off the
+    relaxation's bound than the play scores below it, so the pass never drops the best."""
+    rng = random.Random(5 + jokers_on_table)
+    owing = 0
+    for _ in range(12):
+        table, rack = mid_game_state(rng, 45, 18, jokers_on_table)
+        problem = _Problem.build(table, rack, TILE_WEIGHT, POINT_WEIGHT, attach=True)
+        best, laid = problem._optimum(0)
+        fixed = problem._relaxation().fixed(best)
+        assert fixed is not None
+        olds = [problem.table[r.meld] for r in problem.runs]
+        olds += [problem.table[g.meld] for g in problem.groups]
+        kept = laid.play.table[: laid.play.kept]
+        owed = sum(
+            kept_penalty(fixed, i) if meld in kept else broken_penalty(fixed, i)
+            for i, meld in enumerate(olds)
+        )
+        placed = Counter(tile_type(t) for t in laid.play.placed if tile_type(t) != JOKER)
+        for tile, copies in Counter(tile_type(t) for t in rack if tile_type(t) != JOKER).items():
+            price = float(fixed.prices[tile])
+            owed += price * (copies - placed[tile]) if price > 0 else -price * placed[tile]
+        assert owed <= fixed.slack, (table, rack)
+        owing += owed > 0
+    assert owing > 0, "some best plays owe a penalty"

@@ -320,3 +320,30 @@ def test_the_bound_after_each_step_is_what_the_steps_after_it_may_add() -> None:
         for step in range(STEPS):
             number, c = divmod(step, STEPS_PER_NUMBER)
             assert after[step] == value[c + 1 :, number + 1].sum() + ahead[number + 1]
+
+
+@pytest.mark.parametrize(("jokers_on_table", "attach"), list(product([False, True], repeat=2)))
+def test_the_program_finds_the_same_best_play_either_way_through_the_numbers(
+    jokers_on_table: bool, attach: bool
+) -> None:
+    """Taking the numbers from 13 down to 1 is the same problem: the old runs mirrored
+    (jokers where they stood), each tile worth its own number, and the play read back.
+    Attaching, a joker a run needs stands at its other end, which lays the same tiles."""
+    rng = random.Random(900 + jokers_on_table)
+    for _ in range(12):
+        table, rack = mid_game_state(rng, 40, 14, jokers_on_table)
+        upward = _Problem.build(table, rack, TILE_WEIGHT, POINT_WEIGHT, attach=attach)
+        downward = _Problem.build(
+            table, rack, TILE_WEIGHT, POINT_WEIGHT, attach=attach, mirrored=True
+        )
+        assert downward.twin().mirrored is False
+        best_up, laid_up = upward._optimum(0)
+        best_down, laid_down = downward._optimum(0)
+        assert best_up == best_down, (table, rack)
+        for laid in (laid_up, laid_down):
+            kept = laid.play.table[: laid.play.kept]
+            assert all(meld in table for meld in kept), "a kept meld is the old meld as it was"
+            program = Solution(
+                table=laid.play.table, placed=laid.play.placed, points=0, kept=laid.play.kept
+            )
+            assert_is_a_legal_play(program, table, rack, True)

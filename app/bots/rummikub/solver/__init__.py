@@ -4,8 +4,9 @@
 points, then keeps the most old melds whole; hints and the strong bots call it, and servers
 start `warm_up_in_background` so that no move waits for the compiler. Everything else in this
 package is the solver's own: the dynamic program (`_dp`, `_groups`, `_replay`), the search that
-drives it (`_rearrange`), its linear relaxation (`_bound`), the integer program (`_solve`), the
-exact cover that seeds it (`_cover`) and the meld catalogue they share (`_melds`).
+drives it (`_rearrange`), its linear relaxation (`_bound`) and the penalties the program adds up
+from it (`_penalties`), the integer program (`_solve`), the exact cover that seeds it (`_cover`)
+and the meld catalogue they share (`_melds`).
 """
 
 from app.bots.rummikub.solver._solve import (

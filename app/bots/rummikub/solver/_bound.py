@@ -85,12 +85,28 @@ _NUMBER = np.array([t % 13 + 1 for t in range(JOKER)] + [0], dtype=np.int64)
 @dataclass(frozen=True)
 class Fixed:
     """Old melds (by index) that every play scoring a target keeps whole, or breaks, and
-    the rack's copies of tile types (type: copies) that it lays, or leaves on the rack."""
+    the rack's copies of tile types (type: copies) that it lays, or leaves on the rack.
+
+    And what decided them: the relaxation's bound less the target (`slack`), the prices of
+    the tile types and the reduced cost of each old meld's column. A play's choices each
+    take their penalty off the bound (see the module's docstring), so a play whose
+    penalties add up to more than the slack scores less than the target."""
 
     kept: list[int]
     broken: list[int]
     laid: dict[int, int] = field(default_factory=dict)
     unlaid: dict[int, int] = field(default_factory=dict)
+    slack: float = 0.0
+    prices: FloatArray = field(default_factory=lambda: np.zeros(TYPE_COUNT))
+    old_reduced: list[float] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Decided:
+    kept_set: set[int]
+    broken_set: set[int]
+    laid: dict[int, int]
+    unlaid: dict[int, int]
 
 
 class Relaxation:
@@ -152,6 +168,7 @@ class Relaxation:
         the rows take that away."""
         reduced, value, prices = self.reduced, self.value, self.prices
         rows: list[tuple[IntArray, float, float]] = []
+        solved = [(reduced, value, prices)]
         settled = 0  # the score of the tiles (then points) the rows settle
         for (row, on_table), step in (
             (self.tiles_row, self.tile_weight),
@@ -165,12 +182,39 @@ class Relaxation:
             rows.append((row, on_table + count, on_table + count))
             settled += count * step
             reduced, value, prices = self._solve(rows)
+            solved.append((reduced, value, prices))
         if value + ROUNDING < target:
             return None
+        # Each solution's prices decide for themselves: with the rows the bound is tighter,
+        # but the rows' prices carry most of each tile's weight, and the solution without
+        # them often decides more rack tiles.
+        kept: set[int] = set()
+        broken: set[int] = set()
+        laid: dict[int, int] = {}
+        unlaid: dict[int, int] = {}
+        for each in solved:
+            decided = self._decided(*each, target)
+            kept |= decided.kept_set
+            broken |= decided.broken_set
+            for tile, copies in decided.laid.items():
+                laid[tile] = max(laid.get(tile, 0), copies)
+            for tile, copies in decided.unlaid.items():
+                unlaid[tile] = max(unlaid.get(tile, 0), copies)
+        clash = any(laid.get(t, 0) + n > self.rack_types[t] for t, n in unlaid.items())
+        if kept & broken or clash:
+            return None  # what every such play does cannot all be: there is none
+        slack = value + ROUNDING - target
+        old_reduced = [float(reduced[self.first_old + key]) for key in self.key_of]
+        return Fixed(sorted(kept), sorted(broken), laid, unlaid, slack, prices, old_reduced)
+
+    def _decided(
+        self, reduced: FloatArray, value: float, prices: FloatArray, target: int
+    ) -> _Decided:
+        """What one solution's reduced costs and prices decide for plays scoring `target`."""
         slack = value + ROUNDING - target
         old = reduced[self.first_old :]
-        kept = [i for i, key in enumerate(self.key_of) if old[key] > slack]
-        broken = [i for i, key in enumerate(self.key_of) if -old[key] > slack]
+        kept = {i for i, key in enumerate(self.key_of) if old[key] > slack}
+        broken = {i for i, key in enumerate(self.key_of) if -old[key] > slack}
         # A tile type's price is what each rack copy left on the rack (a positive price) or
         # laid (a negative one) takes off the bound, as a column's reduced cost does.
         laid: dict[int, int] = {}
@@ -183,7 +227,7 @@ class Relaxation:
             spare = min(copies, int(np.floor(slack / abs(price))))
             if spare < copies:
                 (laid if price > 0 else unlaid)[tile] = copies - spare
-        return Fixed(kept, broken, laid, unlaid)
+        return _Decided(kept, broken, laid, unlaid)
 
     def _solve(
         self, rows: list[tuple[IntArray, float, float]]

@@ -65,6 +65,10 @@ MAX_STARTS = 4  # old runs of one colour starting at one number
 STEPS_PER_NUMBER = 5  # four colours, then the groups
 STEPS = 13 * STEPS_PER_NUMBER
 MAX_FREE = 2  # free runs in progress per colour, see above
+# Penalties are in 1/64 of a score unit (see `search`): a kept meld's reduced cost is often
+# a half, and the floor of each penalty so scaled loses little.
+PENALTY_SCALE = 64
+MAX_OLD_GROUPS = 3  # of one number: eight tiles and two jokers make at most three groups
 
 _Function = TypeVar("_Function", bound=Callable[..., object])
 
@@ -291,6 +295,7 @@ def _grow(a: IntArray, size: int) -> IntArray:
 def _put(
     keys: IntArray,
     scores: IntArray,
+    owed: IntArray,
     parents: IntArray,
     actions: IntArray,
     slots_index: IntArray,
@@ -298,11 +303,18 @@ def _put(
     size: int,
     key: int,
     score: int,
+    penalties: tuple[IntArray, ...] | None,
+    owes: int,
     parent: int,
     action: int,
 ) -> int:
     """Add a state to this step's hash table, or raise the score of the same state already
-    there; the new count of states. The caller has made room (`_room`)."""
+    there; the new count of states. The caller has made room (`_room`).
+
+    Of two ways to one state the higher score stands, and it owes the larger of the two
+    penalties (see `search`), the other's less what it scored less: both bound what
+    the state's futures may add. Without `penalties` (a pass compiled apart, see
+    `search`) it keeps no debts."""
     h = _slot(key, mask)
     while True:
         at = slots_index[h]
@@ -310,14 +322,21 @@ def _put(
             slots_index[h] = size
             keys[size] = key
             scores[size] = score
+            if penalties is not None:
+                owed[size] = owes
             parents[size] = parent
             actions[size] = action
             return size + 1
         if keys[at] == key:
-            if scores[at] < score:
+            before = scores[at]
+            if before < score:
                 scores[at] = score
                 parents[at] = parent
                 actions[at] = action
+                if penalties is not None:
+                    owed[at] = max(owes, owed[at] - PENALTY_SCALE * (score - before))
+            elif penalties is not None:
+                owed[at] = max(owed[at], owes - PENALTY_SCALE * (before - score))
             return size
         h = (h + 1) & mask
 
@@ -326,6 +345,7 @@ def _put(
 def _room(
     keys: IntArray,
     scores: IntArray,
+    owed: IntArray,
     parents: IntArray,
     actions: IntArray,
     slots_index: IntArray,
@@ -333,7 +353,7 @@ def _room(
     level_begin: int,
     size: int,
     room: int,
-) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, int]:
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, int]:
     """The pass's arrays grown to hold `room` states, and the step's hash table to hold them
     at most half full (rehashed), with its size in bits.
 
@@ -344,6 +364,7 @@ def _room(
         grown = max(2 * len(keys), room)
         keys = _grow(keys, grown)
         scores = _grow(scores, grown)
+        owed = _grow(owed, grown)
         parents = _grow(parents, grown)
         actions = _grow(actions, grown)
     if 2 * (room - level_begin) > (1 << table_bits) - 1:
@@ -356,7 +377,7 @@ def _room(
             while slots_index[h] >= 0:
                 h = (h + 1) & mask
             slots_index[h] = j
-    return keys, scores, parents, actions, slots_index, table_bits
+    return keys, scores, owed, parents, actions, slots_index, table_bits
 
 
 # One long function: the hot loop over states and moves, whose parts share many locals (the
@@ -376,8 +397,11 @@ def _expand(
     bound: int,
     tile_weight: int,
     point_weight: int,
+    penalties: tuple[IntArray, ...] | None,
+    slack: int,
     keys: IntArray,
     scores: IntArray,
+    owed: IntArray,
     parents: IntArray,
     actions: IntArray,
     slots_index: IntArray,
@@ -404,6 +428,7 @@ def _expand(
         start_count,  # (4, 14)
         group_best,  # (14, 256, 3): most old groups kept, -1 if the rest won't split
         symmetric,  # (14,): 1 where group_best ignores which colour a leftover has
+        number_points,  # (14,): the points of a tile of each number (see `_rearrange`)
         labels_of,  # LABELS_OF, RANK_OF
         rank_of,
     ) = tables
@@ -412,7 +437,7 @@ def _expand(
     table_jokers = jokers[0]
     rack_jokers = jokers[1]
     total_jokers = table_jokers + rack_jokers
-    per_tile = tile_weight + v * point_weight  # the score of a rack copy laid
+    per_tile = tile_weight + number_points[v] * point_weight  # the score of a rack copy laid
     start_jokers = 0  # bit k: a joker stands for v in the k-th old run of colour c starting at v
     if c < 4:
         for k in range(start_count[c, v]):
@@ -422,6 +447,11 @@ def _expand(
         score = scores[index]
         if score < 0:
             continue  # dominated
+        debt = 0
+        if penalties is not None:
+            debt = owed[index]
+            if debt > slack:
+                continue  # its penalties bound it below the threshold
         used = (key >> 48) & 3
         if c == 4:
             room = size + total_jokers - used + 1
@@ -443,10 +473,16 @@ def _expand(
                     limit = total
                 if limit < theta:
                     continue
+                owes = debt
+                if penalties is not None:
+                    owes += penalties[2][v, kept]
+                    if owes > slack:
+                        continue
                 new_key = base | (u << 48)
                 size = _put(
                     keys,
                     scores,
+                    owed,
                     parents,
                     actions,
                     slots_index,
@@ -454,6 +490,8 @@ def _expand(
                     size,
                     new_key,
                     total,
+                    penalties,
+                    owes,
                     index,
                     extra,
                 )
@@ -554,6 +592,9 @@ def _expand(
                                             rack_jokers - max(0, u - table_jokers)
                                         )
                                         new_rank = -1  # found once a successor passes
+                                        starting_debt = debt
+                                        if penalties is not None:
+                                            starting_debt += penalties[1][c, v, chosen]
                                         for x in range(max(t, reals), t + r + 1):
                                             g = x - reals
                                             total = gained + (x - t) * per_tile
@@ -569,6 +610,11 @@ def _expand(
                                                 continue
                                             if total + ahead + groups_left - kept_cap[v] < theta:
                                                 continue
+                                            owes = starting_debt
+                                            if penalties is not None:
+                                                owes += penalties[0][c, v, x - t]
+                                                if owes > slack:
+                                                    continue
                                             if new_rank < 0:
                                                 m = 0
                                                 for i in range(n_carried):
@@ -611,6 +657,7 @@ def _expand(
                                             size = _put(
                                                 keys,
                                                 scores,
+                                                owed,
                                                 parents,
                                                 actions,
                                                 slots_index,
@@ -618,6 +665,8 @@ def _expand(
                                                 size,
                                                 new_key,
                                                 total,
+                                                penalties,
+                                                owes,
                                                 index,
                                                 action,
                                             )
@@ -638,9 +687,18 @@ def search(
     bound_after: IntArray,  # (STEPS,): most score still possible after each step
     tile_weight: int,
     point_weight: int,
+    penalties: tuple[IntArray, ...] | None,  # see below
+    slack: int,
     upgrades: IntArray,
 ) -> tuple[int, int, IntArray, IntArray]:
     """One pass at threshold `theta`.
+
+    With `penalties` (from the linear relaxation's prices, scaled by `PENALTY_SCALE`:
+    by tile type and rack copies laid, by colour, number and old runs starting there kept,
+    by number and old groups kept) a state also owes what its choices so far take off the
+    relaxation's bound (`_bound`), and one owing more than `slack` cannot reach the threshold.
+    A pass without them (None) is compiled apart, without the debts (numba prunes the
+    branches on an argument that is None), which keeps the passes that need none as fast.
 
     Returns (found: 1, 0, or -1 out of budget; best score; action per step; and where each
     step's states begin in the pass's arrays).
@@ -651,11 +709,13 @@ def search(
     capacity = 1 << 14
     keys = np.empty(capacity, dtype=np.int64)
     scores = np.empty(capacity, dtype=np.int64)
+    owed = np.empty(capacity, dtype=np.int64)
     parents = np.empty(capacity, dtype=np.int64)
     actions = np.empty(capacity, dtype=np.int64)
     level_start = np.zeros(STEPS + 2, dtype=np.int64)
     keys[0] = 0
     scores[0] = 0
+    owed[0] = 0
     parents[0] = -1
     actions[0] = 0
     size = 1
@@ -699,8 +759,11 @@ def search(
                 bound_after[step],
                 tile_weight,
                 point_weight,
+                penalties,
+                slack,
                 keys,
                 scores,
+                owed,
                 parents,
                 actions,
                 slots_index,
@@ -712,8 +775,17 @@ def search(
             )
             if index == hi:
                 break
-            keys, scores, parents, actions, slots_index, table_bits = _room(
-                keys, scores, parents, actions, slots_index, table_bits, level_begin, size, room
+            keys, scores, owed, parents, actions, slots_index, table_bits = _room(
+                keys,
+                scores,
+                owed,
+                parents,
+                actions,
+                slots_index,
+                table_bits,
+                level_begin,
+                size,
+                room,
             )
             mask = (1 << table_bits) - 1
         level_start[step + 2] = size
@@ -766,10 +838,13 @@ def run_pass(
     bound_after: IntArray,
     tile_weight: int,
     point_weight: int,
-) -> tuple[int, int, IntArray, int]:
+    penalties: tuple[IntArray, ...] | None = None,
+    slack: int = 0,
+) -> tuple[int, int, IntArray, int, int]:
     """One pass of `search` over a problem's `arrays` (jokers, the problem's arrays of
     `_expand`, kept_ahead, kept_cap): (found: 1, 0, or -1 out of budget; best score; action
-    per step; states the pass held)."""
+    per step; states the pass held; steps it completed). Without `penalties` no state owes
+    any."""
     jokers, *tables, kept_ahead, kept_cap = arrays
     found, best, actions, levels = _typed_search(
         theta,
@@ -784,6 +859,9 @@ def run_pass(
         bound_after,
         tile_weight,
         point_weight,
+        penalties,
+        slack,
         UPGRADES,
     )
-    return int(found), int(best), actions, int(levels[-1])
+    reached = int(np.count_nonzero(levels[2:]))
+    return int(found), int(best), actions, int(levels.max()), reached

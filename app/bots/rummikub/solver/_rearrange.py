@@ -4,13 +4,16 @@ This module turns a table and a rack into the program's arrays and runs its pass
 one for a good play, then full ones to prove it best or find better); `_replay`
 turns the path found back into melds of tile ids. Jokers are first left out wherever a meld
 can do without them and added at the end (see `_best_play`), which spares the program most
-of the places a joker could stand.
+of the places a joker could stand. The program may take the numbers either way, 1 up to 13
+or 13 down to 1 (a problem `mirrored`, its number v standing for 14 - v): the same
+problem, whose passes hold very different counts of states on some tables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numpy as np
 
@@ -26,9 +29,10 @@ from app.bots.rummikub.solver._dp import (
 )
 from app.bots.rummikub.solver._groups import GroupSplit, group_table, groups_ahead, static_groups
 from app.bots.rummikub.solver._melds import JOKER, JOKER_POINTS, meld_layout, type_points
+from app.bots.rummikub.solver._penalties import broken_penalty, kept_penalty, penalty_arrays
 from app.bots.rummikub.solver._replay import Laid, OldGroup, OldRun, Play, replay, tile_type
 
-__all__ = ["Play", "best_play", "placed_points"]
+__all__ = ["Play", "best_play", "placed_points", "warm_up_penalties"]
 
 BEAM = 60  # states per step in the first, narrow pass
 # A full pass that holds more states than this stops, and the search starts again with the
@@ -99,11 +103,23 @@ def best_play(
         return None
 
 
-def _counts(tiles: Sequence[str]) -> tuple[IntArray, int]:
+def _counts(tiles: Sequence[str], mirrored: bool) -> tuple[IntArray, int]:
     per_type = np.bincount(np.array([tile_type(t) for t in tiles], dtype=np.int64), minlength=53)
     counts = np.zeros((4, 14), dtype=np.int64)
     counts[:, 1:] = per_type[:JOKER].reshape(4, 13)
+    if mirrored:
+        counts[:, 1:] = counts[:, :0:-1].copy()
     return counts, int(per_type[JOKER])
+
+
+def _mirror(runs: list[OldRun], groups: list[OldGroup]) -> tuple[list[OldRun], list[OldGroup]]:
+    """The old melds over the numbers 13..1: number v becomes 14 - v."""
+    mirrored_runs = []
+    for run in runs:
+        jokers = sum(1 << (14 - v) for v in range(1, 14) if run.jokers >> v & 1)
+        mirrored_runs.append(OldRun(run.meld, run.colour, 14 - run.end, 14 - run.start, jokers))
+    mirrored_groups = [OldGroup(g.meld, 14 - g.value, g.colours, g.jokers) for g in groups]
+    return mirrored_runs, mirrored_groups
 
 
 def _best_play(
@@ -114,12 +130,16 @@ def _best_play(
     four): it lays jokers only where they are needed and scores them nothing; the jokers it
     leaves out are then added to its new melds. Every play is such a core plus jokers so
     added, so when they all find a place, with every rack joker laid, the play is optimal.
-    Otherwise the program runs again with every joker scored where it stands."""
-    core = _Problem.build(table, rack, tile_weight, point_weight, attach=True).optimum(budget)
+    Otherwise the program runs again with every joker scored where it stands.
+
+    The program takes the numbers from 13 down first: the tiles worth most are decided
+    first, so a state that leaves them out falls below the threshold early."""
+    build = partial(_Problem.build, table, rack, tile_weight, point_weight, mirrored=True)
+    core = build(attach=True).optimum(budget)
     added = _add_jokers(core.play, core.loose_jokers, set(rack))
     if added is not None:
         return added
-    problem = _Problem.build(table, rack, tile_weight, point_weight, attach=False)
+    problem = build(attach=False)
     return problem.optimum(budget).play
 
 
@@ -159,6 +179,47 @@ class _Problem:
     tile_weight: int
     point_weight: int
     attach: bool
+    # What each choice takes off the relaxation's bound, and how much a play may lose so
+    # (see `_penalties`): set on a problem reduced by the relaxation's fixings.
+    penalties: tuple[IntArray, ...] | None = None
+    slack: int = 0
+    # The numbers taken from 13 down to 1: the program's number v is then 14 - v.
+    mirrored: bool = False
+    old: Collection[int] | None = None  # as given to `build`
+    reached: int = 0  # the steps the last pass completed (all, unless it outgrew its budget)
+    fixed_by: tuple[Fixed, list[int], float] | None = None  # what `penalties` came from
+    _twin: _Problem | None = field(default=None, repr=False)
+
+    def twin(self) -> _Problem:
+        """The same problem with its numbers taken the other way."""
+        if self._twin is None:
+            twin = _Problem.build(
+                self.table,
+                self.rack,
+                self.tile_weight,
+                self.point_weight,
+                self.attach,
+                old=self.old,
+                mirrored=not self.mirrored,
+            )
+            if self.fixed_by is not None:
+                twin.owe(*self.fixed_by)
+            twin._twin = self
+            self._twin = twin
+        return self._twin
+
+    def owe(self, fixed: Fixed, origin: list[int], owed: float) -> None:
+        """Set the penalties of the relaxation's `fixed` (see `_penalties`); `origin`: the
+        relaxation's index of each old meld by its place on this table."""
+        self.fixed_by = fixed, origin, owed
+        self.penalties, self.slack = penalty_arrays(
+            fixed, self.arrays[2], self.runs, self.groups, origin, owed, self.numbers
+        )
+
+    @property
+    def numbers(self) -> list[int]:
+        """The number of the tiles at each of the program's numbers."""
+        return [0, *range(13, 0, -1)] if self.mirrored else list(range(14))
 
     @classmethod
     def build(
@@ -169,15 +230,21 @@ class _Problem:
         point_weight: int,
         attach: bool,
         old: Collection[int] | None = None,
+        mirrored: bool = False,
     ) -> _Problem:
         """The arrays of a table and a rack. Only the melds of `old` (all if None) are old
         melds that can be kept whole; the others' tiles must stay on the table, as loose
-        tiles."""
-        table_cnt, table_jokers = _counts([t for meld in table for t in meld])
-        rack_cnt, rack_jokers = _counts(rack)
+        tiles. If `mirrored`, the program takes the numbers from 13 down to 1."""
+        table_cnt, table_jokers = _counts([t for meld in table for t in meld], mirrored)
+        rack_cnt, rack_jokers = _counts(rack, mirrored)
         if table_jokers + rack_jokers > 2 or (table_cnt + rack_cnt).max() > 2:
             raise _Unsupported("more than two copies of a tile or two jokers")
         runs, groups = _read_old_table(table, old)
+        if mirrored:
+            runs, groups = _mirror(runs, groups)
+        points = np.arange(14, dtype=np.int64)
+        if mirrored:
+            points[1:] = points[:0:-1].copy()
         run_of = np.zeros((4, MAX_OLD_RUNS_PER_COLOUR), dtype=np.int64)
         run_local = np.zeros(max(len(runs), 1), dtype=np.int64)
         starts = np.zeros((4, 14, MAX_STARTS), dtype=np.int64)
@@ -210,7 +277,7 @@ class _Problem:
         # What each step may add at most: rack tiles and old runs starting there per colour,
         # old groups of the number at its last step (row 4).
         value = np.zeros((5, 14), dtype=np.int64)
-        value[:4] = rack_cnt * (tile_weight + np.arange(14) * point_weight)
+        value[:4] = rack_cnt * (tile_weight + points * point_weight)
         for run in runs:
             value[run.colour, run.start] += 1
         value[4] = np.bincount(group_values, minlength=14)
@@ -228,6 +295,7 @@ class _Problem:
             np.array(start_count, dtype=np.int64),
             group_best,
             (value[4] == 0).astype(np.int64),
+            points,
             *groups_ahead(group_best),
         )
         return cls(
@@ -245,6 +313,8 @@ class _Problem:
             tile_weight,
             point_weight,
             attach,
+            mirrored=mirrored,
+            old=old,
         )
 
     @property
@@ -252,7 +322,7 @@ class _Problem:
         return 0 if self.attach else self.tile_weight + JOKER_POINTS * self.point_weight
 
     def _pass(self, theta: int, beam: int = 0, budget: int = 0) -> tuple[int, int, IntArray, int]:
-        return run_pass(
+        found, best, actions, states, self.reached = run_pass(
             theta,
             beam,
             budget,
@@ -262,50 +332,64 @@ class _Problem:
             self.after,
             self.tile_weight,
             self.point_weight,
+            self.penalties,
+            self.slack,
         )
+        return found, best, actions, states
 
     def optimum(self, budget: int = 0) -> Laid:
         """The best play, by passes that each keep only states that may still reach a floor.
 
-        First a narrow pass (the best few states per step; four times as many if it finds
-        nothing) among plays laying every rack tile, and failing that among all plays; then
+        First a narrow pass (the best few states per step) among plays laying every rack
+        tile, and failing that one of four times as many states among all plays; then
         one full pass above the play it finds, which finds a better play or proves there is
         none (if it finds none, full passes from every rack tile down, `_descend`). On a
-        table with old melds those passes stop at `QUICK_STATES` states, and the search goes
-        on with the linear relaxation's help (`_relaxed`). Every full pass stops
-        at `budget` states (0: no limit), and the best play found so far is the answer,
-        unproven. (A play that also keeps every old meld has the highest bound at every
-        step, so the narrow pass keeps it unless ties crowd it out, and the full pass finds
-        it then: a first pass at that bound, to find it cheaply, cost more on the bench than
-        it saved.)"""
+        table with old melds those passes stop at `QUICK_STATES` states; the same passes then
+        run over the numbers the other way (`twin`, at half as many), and failing them too
+        the search goes on with the linear relaxation's help (`_relaxed`), the way the quick
+        passes got further. Every full pass stops at `budget` states (0: no limit), and the
+        best play found so far is the answer, unproven. (A play that also keeps every old
+        meld has the highest bound at every step, so the narrow pass keeps it unless ties
+        crowd it out, and the full pass finds it then: a first pass at that bound, to find
+        it cheaply, cost more on the bench than it saved.)"""
         return self._optimum(budget)[1]
 
     def _optimum(self, budget: int) -> tuple[int, Laid]:
         """The best play and its score."""
         every_tile = int(self.value[:4].sum()) - len(self.runs)
         every_tile += self.rack_jokers * self.joker_score
-        incumbent = self._narrow(every_tile)
         has_old = bool(self.runs or self.groups)
         relax = has_old and (budget == 0 or budget > QUICK_STATES)
         quick = QUICK_STATES if relax else budget
-        if incumbent is not None:
-            proved = self._prove(*incumbent, quick)
-            if proved is not None:
-                return proved
-            if not relax:
+        incumbent: tuple[int, Laid] | None = None
+        # The two ways through the numbers hold very different counts of states on some
+        # problems (thirty times as many either way), so a search that one way does not
+        # settle quickly is tried the other way before the relaxation's help.
+        for turn in range(2 if relax else 1):
+            way = self.twin() if turn else self
+            found = way._narrow(every_tile)
+            if found is not None and (incumbent is None or found[0] > incumbent[0]):
+                incumbent = found
+            # The other way pays only where it is much cheaper: half the budget.
+            limit = max(1, quick // 2) if turn else quick
+            if incumbent is not None:
+                settled = way._prove(*incumbent, limit)
+            else:
+                settled = way._descend(every_tile, limit)
+            if settled is not None:
+                return settled
+        if not relax:
+            if incumbent is not None:
                 return incumbent[0], _unproven(incumbent[1])
-        else:
-            descended = self._descend(every_tile, quick)
-            if descended is not None:
-                return descended
-            if not relax:
-                old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
-                return len(self.table), Laid(replace(old, optimal=False), [])
-        return self._relaxed(incumbent, budget)
+            old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
+            return len(self.table), Laid(replace(old, optimal=False), [])
+        # On along the way whose last quick pass got further before outgrowing its budget.
+        further = self.twin() if self.twin().reached > self.reached else self
+        return further._relaxed(incumbent, budget)
 
     def _narrow(self, every_tile: int) -> tuple[int, Laid] | None:
         """A good play and its score, by narrow passes; None if they find none."""
-        for beam, theta in ((BEAM, every_tile), (4 * BEAM, every_tile), (4 * BEAM, 0)):
+        for beam, theta in ((BEAM, every_tile), (4 * BEAM, 0)):
             found, floor, actions, _states = self._pass(theta, beam)
             if found:
                 return floor, self._replay(actions)
@@ -332,35 +416,41 @@ class _Problem:
         found the best; if none does, the best play found is the best. (A narrow pass over
         the problem left at the bound, for a better first play, cost more states on the
         bench than it saved.)"""
-        relaxation = self._relaxation()
         jokers = self.rack_jokers * self.joker_score  # the relaxation leaves them out
         if incumbent is None:
             old = Play(table=[list(m) for m in self.table], placed=[], kept=len(self.table))
             incumbent = (len(self.table), Laid(old, []))
-        cap = relaxation.bound + jokers
-        target, step = cap, 1
+        relaxation = self._relaxation()
+        target, step = relaxation.bound + jokers, 1
         # None when the relaxation shows that no play scores more than the incumbent.
         if relaxation.fixed(incumbent[0] + 1 - jokers) is None:
             target = incumbent[0]
+        # Fixings whose problem has no play at all: a target that fixes as much has none.
+        empty: list[Fixed] = []
+        fixed = relaxation.fixed(target - jokers)
         while target > incumbent[0]:
-            fixed = relaxation.fixed(target - jokers)
-            if fixed is not None:
+            if fixed is not None and not any(_at_least(fixed, e) for e in empty):
                 reduced = self._reduced(fixed)
                 left = reduced.problem
-                found, best, actions, _states = left._pass(target - reduced.score, budget=budget)
+                theta = target - reduced.score
+                found, best, actions, _states = left._pass(theta, budget=budget)
                 if found == 1:
                     return reduced.lift((best, left._replay(actions)))
                 if found < 0:
                     return incumbent[0], _unproven(incumbent[1])
+                if theta <= 0:
+                    empty.append(fixed)
             if target == incumbent[0] + 1:
                 break
             target, step = max(target - step, incumbent[0] + 1), 2 * step
+            fixed = relaxation.fixed(target - jokers)
         return incumbent
 
     def _reduced(self, fixed: Fixed) -> _Reduced:
         """The problem left once the old melds `fixed` keeps are set aside whole, those it
         breaks are loose tiles, the rack tiles it lays are loose table tiles (which must be
-        laid) and those it leaves on the rack are gone."""
+        laid) and those it leaves on the rack are gone; its passes drop the states whose
+        penalties (`_penalties`) add up to more than the relaxation leaves."""
         melds = [r.meld for r in self.runs] + [g.meld for g in self.groups]
         kept = {melds[i] for i in fixed.kept}
         broken = {melds[i] for i in fixed.broken}
@@ -386,7 +476,14 @@ class _Problem:
             self.point_weight,
             self.attach,
             old=old,
+            mirrored=self.mirrored,
         )
+        origin = {m: i for i, m in enumerate(melds)}
+        owed = sum(kept_penalty(fixed, origin[m]) for m in kept)
+        owed += sum(broken_penalty(fixed, origin[m]) for at, m in enumerate(rest) if at not in old)
+        owed += sum(max(0.0, -fixed.prices[t]) * n for t, n in fixed.laid.items())
+        owed += sum(max(0.0, fixed.prices[t]) * n for t, n in fixed.unlaid.items())
+        problem.owe(fixed, [origin[m] for m in rest], owed)
         whole = [list(self.table[i]) for i in sorted(kept)]
         points = sum(type_points(tile_type(t)) for t in laid)
         score = len(whole) + len(laid) * self.tile_weight + points * self.point_weight
@@ -424,6 +521,7 @@ class _Problem:
             self.splits,
             actions,
             self.attach,
+            self.mirrored,
         )
 
 
@@ -450,6 +548,16 @@ class _Reduced:
         return score + self.score, Laid(play, laid.loose_jokers)
 
 
+def _at_least(fixed: Fixed, other: Fixed) -> bool:
+    """Whether `fixed` decides all that `other` does (its problem's plays are the other's)."""
+    return (
+        set(fixed.kept) >= set(other.kept)
+        and set(fixed.broken) >= set(other.broken)
+        and all(fixed.laid.get(t, 0) >= n for t, n in other.laid.items())
+        and all(fixed.unlaid.get(t, 0) >= n for t, n in other.unlaid.items())
+    )
+
+
 def _unproven(laid: Laid) -> Laid:
     return Laid(replace(laid.play, optimal=False), laid.loose_jokers)
 
@@ -468,6 +576,14 @@ def _trivial_bounds(value: IntArray) -> IntArray:
     ahead = np.zeros(14, dtype=np.int64)
     ahead[:13] = np.cumsum(value.sum(axis=0)[:0:-1])[::-1]
     return ahead
+
+
+def warm_up_penalties() -> None:
+    """Compile (or load) the passes with penalties, a specialisation apart (see `_dp.search`),
+    which the first search needing the relaxation would otherwise wait for."""
+    problem = _Problem.build([["R1a", "R2a", "R3a"]], ["R4a"], 2, 1, attach=True)
+    problem.owe(Fixed([], [], old_reduced=[0.0]), [0], 0.0)
+    problem._pass(0)
 
 
 def placed_points(placed: Sequence[str]) -> int:

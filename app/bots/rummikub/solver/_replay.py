@@ -71,8 +71,10 @@ def replay(
     splits: dict[tuple[int, int], GroupSplit],
     actions: IntArray,
     attach: bool,
+    mirrored: bool = False,
 ) -> Laid:
-    """Rebuild the melds along the program's best path."""
+    """Rebuild the melds along the program's best path (over the numbers 13..1 if
+    `mirrored`: the program's number v is then 14 - v)."""
     kept_melds: set[int] = set()
     new_runs: list[tuple[int, list[tuple[int, bool]]]] = []  # (colour, units)
     new_groups: list[tuple[int, tuple[int, ...], int]] = []  # (number, colours, jokers)
@@ -117,6 +119,9 @@ def replay(
         for run in open_runs[c]:
             assert run.label == 3, "every run is complete after 13"
             new_runs.append((c, run.units))
+    if mirrored:
+        new_runs = [(c, [(14 - v, j) for v, j in reversed(units)]) for c, units in new_runs]
+        new_groups = [(14 - v, colours, j) for v, colours, j in new_groups]
     return _with_tile_ids(table, rack, kept_melds, new_runs, new_groups)
 
 

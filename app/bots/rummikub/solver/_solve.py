@@ -48,7 +48,7 @@ import numpy.typing as npt
 from app.bots.rummikub.solver._bound import catalogue_counts
 from app.bots.rummikub.solver._cover import search_cover
 from app.bots.rummikub.solver._melds import TYPE_COUNT, catalogue, tile_type, type_points
-from app.bots.rummikub.solver._rearrange import best_play, placed_points
+from app.bots.rummikub.solver._rearrange import best_play, placed_points, warm_up_penalties
 
 IntArray = npt.NDArray[np.int64]
 log = logging.getLogger(__name__)
@@ -192,6 +192,7 @@ def _dynamic_program(
 def warm_up() -> None:
     """Compile the dynamic program, or load it from numba's cache (seconds on a cold cache)."""
     solve([["R1a", "R2a", "R3a"]], ["R4a", "B4a", "J1"], initial_meld_done=True)
+    warm_up_penalties()
 
 
 def program_state() -> str:
