@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
+
+import jsonpatch
+
+from app.games.engine import Engine, SeatView
 
 Parts = dict[int, Any]
 
@@ -24,3 +29,18 @@ def parts_of(view: Any) -> Parts:
 def shared_parts(first: Parts, second: Parts) -> list[Any]:
     """The lists and objects that two views hold as the very same object."""
     return [first[key] for key in first.keys() & second.keys()]
+
+
+def reported_patch(engine: Engine) -> list[dict[str, Any]] | None:
+    """The engine's report of its last change of the public view (paths under /game), checked:
+    applied to the view before, it gives the view after. None if it reported none."""
+    after = engine.view(None)
+    change = engine.public_change("/game")
+    if change is None:
+        return None
+    before, public, ops = change
+    assert isinstance(after, SeatView)
+    assert public is after.public
+    document: dict[str, Any] = {"game": copy.deepcopy(before)}
+    assert jsonpatch.apply_patch(document, ops) == {"game": after}
+    return ops

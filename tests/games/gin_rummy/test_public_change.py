@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import copy
 import random
-from typing import Any
 
-import jsonpatch
 import pytest
 
-from app.games.engine import SeatView
 from app.games.gin_rummy import GinRummy
 from app.games.gin_rummy.engine import _PUBLIC_KEYS
 from app.games.gin_rummy.hand import PLAYER_KEYS, TABLE_KEYS
 from tests.games.gin_rummy.deals import greedy_action
 from tests.games.gin_rummy.test_random_matches import ALL_CARDS, strings_in
+from tests.games.views import reported_patch
 
 
 def test_the_patch_knows_every_key_of_the_public_view_and_of_its_tables() -> None:
@@ -46,17 +43,11 @@ def test_each_reported_change_turns_the_public_view_before_into_the_one_after(
             careless = rng.random() < 0.3
             action = rng.choice(legal) if careless else greedy_action(match, actor, rng, 0.5)
         match.apply(actor, action)
-        after = match.view(None)
         moves += 1
-        change = match.public_change("/game")
-        if change is None:
+        ops = reported_patch(match)
+        if ops is None:
             continue
         reported += 1
-        before, public, ops = change
-        assert isinstance(after, SeatView)
-        assert public is after.public
-        document: dict[str, Any] = {"game": copy.deepcopy(before)}
-        assert jsonpatch.apply_patch(document, ops) == {"game": after}
         # What a patch carries is public: nothing hidden from a spectator at its table.
         for op in ops:
             table = op["path"].split("/")[3] if op["path"].startswith("/game/tables/") else None
