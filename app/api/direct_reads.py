@@ -18,17 +18,13 @@ from collections.abc import Callable
 from typing import Any
 
 from starlette.types import Send
-from websockets.protocol import State
 
 try:
     from websockets.speedups import apply_mask
 except ImportError:  # pragma: no cover - the C speedups are built for every common platform
     from websockets.utils import apply_mask
 
-try:
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-except ImportError:  # pragma: no cover - the stack is part of uvicorn[standard]
-    WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
+from app.api.sansio import open_and_plain, sansio_protocol
 
 # A whole text frame from a client: FIN, no extension bits, opcode 1; then the mask bit.
 TEXT_FIN = 0x81
@@ -77,12 +73,8 @@ class DirectReads(asyncio.Protocol):
     def install(cls, send: Send, deliver: Deliver) -> DirectReads | None:
         """Put a DirectReads between the transport of `send`'s socket and uvicorn's protocol;
         None (and nothing changed) for another stack or one whose attributes were renamed."""
-        protocol = getattr(send, "__self__", None)
-        if WebSocketsSansIOProtocol is None or type(protocol) is not WebSocketsSansIOProtocol:
-            return None
-        if not all(hasattr(protocol, name) for name in PROTOCOL_ATTRIBUTES):
-            return None
-        if not all(hasattr(protocol.conn, name) for name in CONN_ATTRIBUTES):
+        protocol = sansio_protocol(send, PROTOCOL_ATTRIBUTES)
+        if protocol is None or not all(hasattr(protocol.conn, name) for name in CONN_ATTRIBUTES):
             return None
         transport = protocol.transport
         if transport.get_protocol() is not protocol or transport.is_closing():
@@ -118,13 +110,13 @@ class DirectReads(asyncio.Protocol):
         size = len(data)
         start = 0
         while start < size:
-            end = frame_end(data, start)
-            if end is None or end > size:
-                if end is None and size - start < LONGEST_HEADER:
+            bounds = frame_bounds(data, start)
+            if bounds is None or bounds[1] > size:
+                if bounds is None and size - start < LONGEST_HEADER:
                     # Too little to know the frame's length yet: keep it for the next read.
                     self.held = data[start:]
                     return
-                if end is not None and end - start <= LONGEST_HEADER + self.longest:
+                if bounds is not None and bounds[1] - start <= LONGEST_HEADER + self.longest:
                     self.held = data[start:]
                     return
                 # A frame too long to hold, or a header this side does not read: the stack
@@ -132,21 +124,20 @@ class DirectReads(asyncio.Protocol):
                 self.tracking = False
                 self.protocol.data_received(data[start:])
                 return
-            if not self.took(data, start, end):
+            payload, end = bounds
+            if not self.took(data, start, payload, end):
                 self.protocol.data_received(data[start:end])
             start = end
 
-    def took(self, data: bytes, start: int, end: int) -> bool:
-        """Whether the frame at data[start:end] was a text message handed to the session."""
-        first, second = data[start], data[start + 1]
-        if first != TEXT_FIN or not second & MASKED or not self.open():
+    def took(self, data: bytes, start: int, payload: int, end: int) -> bool:
+        """Whether the frame at data[start:end] (its payload from `payload`) was a text
+        message handed to the session."""
+        if data[start] != TEXT_FIN or not data[start + 1] & MASKED or not self.open():
             return False
-        length = second & 0x7F
-        head = start + (2 if length < 126 else 4)
-        if end - head - 4 > self.longest:
+        if end - payload > self.longest:
             return False
         try:
-            text = apply_mask(data[head + 4 : end], data[head : head + 4]).decode()
+            text = apply_mask(data[payload:end], data[payload - 4 : payload]).decode()
         except UnicodeDecodeError:
             return False
         return self.deliver(text)
@@ -155,20 +146,13 @@ class DirectReads(asyncio.Protocol):
         """Whether a message read now comes next: the socket is open and uncompressed, and
         nothing the stack read waits in its queue (reading is paused while anything does)."""
         protocol = self.protocol
-        return (
-            protocol.handshake_complete
-            and not protocol.close_sent
-            and not protocol.disconnected
-            and not protocol.read_paused
-            and protocol.queue.empty()
-            and protocol.conn.state is State.OPEN
-            and not protocol.conn.extensions
-        )
+        return open_and_plain(protocol) and not protocol.read_paused and protocol.queue.empty()
 
 
-def frame_end(data: bytes, start: int) -> int | None:
-    """Where the frame starting at data[start] ends (maybe past the data), or None if its
-    header is not all there or gives an 8-byte length (frames this side never reads)."""
+def frame_bounds(data: bytes, start: int) -> tuple[int, int] | None:
+    """Where the payload of the frame starting at data[start] begins and where the frame ends
+    (maybe past the data), or None if its header is not all there or gives an 8-byte length
+    (frames this side never reads)."""
     if len(data) - start < 2:
         return None
     second = data[start + 1]
@@ -183,4 +167,4 @@ def frame_end(data: bytes, start: int) -> int | None:
         return None
     if second & MASKED:
         head += 4
-    return start + head + length
+    return start + head, start + head + length

@@ -17,12 +17,8 @@ from collections.abc import Coroutine, Generator
 from typing import Any, cast
 
 from starlette.types import Message, Send
-from websockets.protocol import State
 
-try:
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-except ImportError:  # pragma: no cover - the stack is part of uvicorn[standard]
-    WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
+from app.api.sansio import open_and_plain, sansio_protocol
 
 log = logging.getLogger(__name__)
 
@@ -173,25 +169,15 @@ class DirectFrames:
 
     @classmethod
     def of(cls, send: Send) -> DirectFrames | None:
-        protocol = getattr(send, "__self__", None)
-        if WebSocketsSansIOProtocol is None or type(protocol) is not WebSocketsSansIOProtocol:
-            return None
-        # The stack's attributes are its own, not an API: a uvicorn that renamed any of them
-        # gets the ASGI send for every frame rather than a failing socket.
-        if not all(hasattr(protocol, name) for name in PROTOCOL_ATTRIBUTES):
-            return None
-        return cls(protocol)
+        protocol = sansio_protocol(send, PROTOCOL_ATTRIBUTES)
+        return None if protocol is None else cls(protocol)
 
     def write(self, text: str) -> bool:
         protocol = self.protocol
         if (
-            protocol.close_sent
-            or protocol.disconnected
-            or not protocol.handshake_complete
+            not open_and_plain(protocol)
             or protocol.initial_response is not None
             or not protocol.writable.is_set()
-            or protocol.conn.state is not State.OPEN
-            or protocol.conn.extensions
         ):
             return False
         data = text.encode()

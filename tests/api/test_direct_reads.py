@@ -15,7 +15,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from app.api.direct_reads import DirectReads, frame_end
+from app.api.direct_reads import DirectReads, frame_bounds
 from tests.api.live import SeatClient, create_room, join, live_server
 
 
@@ -150,12 +150,12 @@ def test_a_frame_with_an_eight_byte_length_hands_the_socket_to_the_stack() -> No
     assert not reads.tracking
 
 
-def test_frame_end_reads_each_header_size() -> None:
+def test_frame_bounds_reads_each_header_size() -> None:
     for size in (0, 125, 126, 65535):
         data = client_frames(text("q" * size))
-        assert frame_end(data, 0) == len(data)
-        assert frame_end(data[:1], 0) is None
-    assert frame_end(client_frames(text("q" * 70_000)), 0) is None
+        assert frame_bounds(data, 0) == (len(data) - size, len(data))
+        assert frame_bounds(data[:1], 0) is None
+    assert frame_bounds(client_frames(text("q" * 70_000)), 0) is None
 
 
 async def test_a_live_room_socket_reads_through_it_and_answers_a_pipelined_burst_in_order(

@@ -214,9 +214,8 @@ class Session:
                 text = (message.get("bytes") or b"").decode("utf-8", errors="replace")
             self.handling += 1
             try:
-                if self.taken is not None:
-                    # Queued after a message taken off the socket: that one goes first.
-                    await asyncio.wait((self.taken,))
+                # Queued after a message taken off the socket: that one goes first.
+                await self.finish_taken()
                 if self.admit(text):
                     await self.handle(text)
             finally:
