@@ -39,6 +39,7 @@ HOT_MODULES = [
     "app/games/gin_rummy/hand.py",
     "app/games/gin_rummy/melds.py",
     "app/games/gin_rummy/turns.py",
+    "app/games/patches.py",
     "app/games/rummikub/engine.py",
     "app/games/rummikub/melds.py",
     "app/games/rummikub/play.py",

@@ -34,6 +34,7 @@ from app.games.gin_rummy.match_score import (
     sides_for,
 )
 from app.games.gin_rummy.turns import ACTION_FIELDS, apply_action, legal_actions
+from app.games.patches import replace_changed
 
 
 class MatchPhase(StrEnum):
@@ -338,9 +339,7 @@ class GinRummy:
         if len(old_tables) != len(new_tables):
             return None
         ops: list[dict[str, Any]] = []
-        for key in _PUBLIC_VALUES:
-            if before[key] != after[key]:
-                ops.append({"op": "replace", "path": f"{prefix}/{key}", "value": after[key]})
+        replace_changed(before, after, _PUBLIC_VALUES, prefix, ops)
         for table, (was, now) in enumerate(zip(old_tables, new_tables, strict=True)):
             if was is not now:
                 table_patch(was, now, f"{prefix}/tables/{table}", ops)

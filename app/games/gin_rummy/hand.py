@@ -23,6 +23,7 @@ from app.games.gin_rummy.cards import (
     to_mask,
 )
 from app.games.gin_rummy.melds import best_arrangement_mask, min_deadwood_mask
+from app.games.patches import replace_changed
 
 HAND_SIZE = 10
 # Own-hand summaries by (cards, card taken this turn), for callers that ask again for the same
@@ -218,8 +219,17 @@ class TableViews:
 
 # The keys of a table's public part (`TableViews.public`) and of each player in it, by how
 # `table_patch` compares them.
-TABLE_VALUES = ("table", "dealer", "phase", "turn", "stock_count", "knock_limit", "outcome")
-TABLE_KEYS = frozenset((*TABLE_VALUES, "hand", "seats", "discard_pile", "players"))
+TABLE_VALUES = (
+    "table",
+    "dealer",
+    "seats",
+    "phase",
+    "turn",
+    "stock_count",
+    "knock_limit",
+    "outcome",
+)
+TABLE_KEYS = frozenset((*TABLE_VALUES, "hand", "discard_pile", "players"))
 PLAYER_KEYS = ("seat", "card_count", "taken_from_discard", "cards")
 
 
@@ -234,20 +244,13 @@ def table_patch(
     if before["hand"] != after["hand"] or len(after) != len(TABLE_KEYS):
         ops.append({"op": "replace", "path": path, "value": after})
         return
-    for key in TABLE_VALUES:
-        if before[key] != after[key]:
-            ops.append({"op": "replace", "path": f"{path}/{key}", "value": after[key]})
-    if before["seats"] != after["seats"]:
-        ops.append({"op": "replace", "path": f"{path}/seats", "value": after["seats"]})
+    replace_changed(before, after, TABLE_VALUES, path, ops)
     old, new = before["discard_pile"], after["discard_pile"]
     if old is not new:
         pile_patch(old, new, f"{path}/discard_pile", ops)
     for position, (was, now) in enumerate(zip(before["players"], after["players"], strict=True)):
         if was is not now:
-            for key in PLAYER_KEYS:
-                if was[key] != now[key]:
-                    where = f"{path}/players/{position}/{key}"
-                    ops.append({"op": "replace", "path": where, "value": now[key]})
+            replace_changed(was, now, PLAYER_KEYS, f"{path}/players/{position}", ops)
 
 
 def pile_patch(old: list[str], new: list[str], path: str, ops: list[dict[str, Any]]) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.games.engine import Action, IllegalAction, Seat, SeatView, View
+from app.games.patches import replace_changed
 from app.games.rummikub.melds import read_meld
 from app.games.rummikub.tiles import JOKERS, is_joker
 
@@ -187,21 +188,14 @@ def public_patch(before: View, after: View, prefix: str) -> list[dict[str, Any]]
         if before[key] is not after[key] and before[key] != after[key]:
             return None
     ops: list[dict[str, Any]] = []
-    for key in PUBLIC_VALUES:
-        if before[key] != after[key]:
-            ops.append({"op": "replace", "path": f"{prefix}/{key}", "value": after[key]})
-    for key in KEPT_PARTS:
-        if before[key] is not after[key] and before[key] != after[key]:
-            ops.append({"op": "replace", "path": f"{prefix}/{key}", "value": after[key]})
+    replace_changed(before, after, PUBLIC_VALUES, prefix, ops)
+    replace_changed(before, after, KEPT_PARTS, prefix, ops)
     old, new = before["seats"], after["seats"]
     if old is not new:
         if len(old) != len(new):
             return None
         for index, (was, now) in enumerate(zip(old, new, strict=True)):
-            for key, value in now.items():
-                if was.get(key) != value:
-                    where = f"{prefix}/seats/{index}/{key}"
-                    ops.append({"op": "replace", "path": where, "value": value})
+            replace_changed(was, now, now, f"{prefix}/seats/{index}", ops)
     old, new = before["table"], after["table"]
     if old is not new and not _table_patch(old, new, f"{prefix}/table", ops):
         return None
