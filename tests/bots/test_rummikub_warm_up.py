@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
 import sys
 
 import pytest
@@ -72,3 +73,15 @@ def test_a_warm_up_stopped_by_shutdown_leaves_the_program_to_its_first_use(
 
     asyncio.run(stop_early())
     assert program_state() == "lazy"
+
+
+def test_the_warm_up_builds_the_meld_catalogue_before_the_first_solve_needs_it() -> None:
+    # A fresh process: this one may have built the catalogue already.
+    check = (
+        "from app.bots.rummikub.solver import warm_up, _bound, _solve\n"
+        "warm_up()\n"
+        "assert _bound.catalogue_counts.cache_info().currsize == 1\n"
+        "assert _solve._catalogue.cache_info().currsize == 1\n"
+    )
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

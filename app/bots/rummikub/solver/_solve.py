@@ -190,9 +190,13 @@ def _dynamic_program(
 
 
 def warm_up() -> None:
-    """Compile the dynamic program, or load it from numba's cache (seconds on a cold cache)."""
+    """Compile the dynamic program, or load it from numba's cache (seconds on a cold cache),
+    and build the meld catalogue that the relaxation and the integer program read: tens of
+    milliseconds of Python that the first solve needing either would otherwise pay."""
     solve([["R1a", "R2a", "R3a"]], ["R4a", "B4a", "J1"], initial_meld_done=True)
     warm_up_penalties()
+    catalogue_counts()
+    _catalogue()
 
 
 def program_state() -> str:
