@@ -2,6 +2,9 @@
 
 Every dict goes through a JSON round trip on the way in, so callers see exactly what the SQL
 store would give back (tuples become lists, keys become strings) and cannot alias stored data.
+The action log is kept as one JSON text per action, as the SQL stores keep it: a string is no
+work for the garbage collector, where a record object per action kept every young collection
+of a busy server scanning the whole log once more (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -46,6 +49,15 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def _action_text(index: int, seat: int | None, action: dict[str, Any]) -> str:
+    return json_text([index, seat, action, now().isoformat()])
+
+
+def _action_record(text: str) -> ActionRecord:
+    index, seat, action, at = orjson.loads(text)
+    return ActionRecord(index=index, seat=seat, action=action, at=datetime.fromisoformat(at))
+
+
 @dataclass
 class _Match:
     match_id: str
@@ -60,7 +72,7 @@ class _Match:
     status: str = ACTIVE
     finished_at: datetime | None = None
     result: dict[str, Any] | None = None
-    actions: list[ActionRecord] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)  # `_action_text` of each
     action_indexes: set[int] = field(default_factory=set)
     hands: dict[int, HandRecord] = field(default_factory=dict)
 
@@ -147,7 +159,7 @@ class MemoryMatchStore:
                 "duplicate_action", f"match {match_id!r} already has an action at index {index}"
             )
         match.action_indexes.add(index)
-        match.actions.append(ActionRecord(index=index, seat=seat, action=as_json(action), at=now()))
+        match.actions.append(_action_text(index, seat, action))
 
     async def record_hand(
         self,
@@ -232,7 +244,7 @@ class MemoryMatchStore:
             result=as_json(match.result),
             room_meta=as_json(match.room_meta),
             seats=sorted(match.seats.values(), key=lambda s: s.seat),
-            actions=sorted(match.actions, key=lambda a: a.index),
+            actions=sorted(map(_action_record, match.actions), key=lambda a: a.index),
         )
 
     async def unfinished_matches(self) -> list[StoredMatch]:
