@@ -37,6 +37,7 @@ from app.rooms.fanout import Connection
 from app.rooms.room import Room, RoomTimings
 from app.rooms.tokens import hash_token, new_token
 from app.storage.memory_store import MemoryMatchStore
+from app.storage.store import MatchStore
 
 TIMINGS = RoomTimings(bot_delay_s=0, reconnect_grace_s=0, between_hands_s=0)
 
@@ -64,12 +65,13 @@ def choose_gin(rng: random.Random, legal: list[dict[str, Any]]) -> dict[str, Any
 
 
 async def open_room(
-    game: str, seed: int, outboxes: list[CountingOutbox]
+    game: str, seed: int, outboxes: list[CountingOutbox], store: MatchStore | None = None
 ) -> tuple[Room, list[str], list[Connection]]:
+    """A started two-seat room on `store` (a fresh in-memory one if None)."""
     seeds = itertools.count(seed * 1000)
     # Every match the room starts gets the next seed of this run: the same games each repeat.
     room_match.new_seed = lambda: next(seeds)
-    directory = RoomDirectory(store=MemoryMatchStore(), timings=TIMINGS, make_bot=make_bot)
+    directory = RoomDirectory(store=store or MemoryMatchStore(), timings=TIMINGS, make_bot=make_bot)
     room = await directory.create(
         game=game, players=2, options={}, bots=[], public=False, spectators=True
     )
