@@ -35,7 +35,13 @@ def received_faults(
             continue
         found = next((j for j in range(at, len(steps)) if steps[j][viewer][0] == doc["game"]), None)
         if found is None:
-            faults.append(f"v{version} viewer {viewer}: a view the engine never gave")
+            # What the stream holds against the view it had reached, so that a rare fault is
+            # read from the failure alone.
+            apart = jsonpatch.make_patch(steps[at][viewer][0], doc["game"]).patch
+            faults.append(
+                f"v{version} viewer {viewer}: a view the engine never gave: from step {at} of "
+                f"{len(steps) - 1} it is {json.dumps(apart)[:800]}, after {text[:400]}"
+            )
             continue
         at = found
         hidden = steps[at][viewer][1]
