@@ -39,16 +39,21 @@ class NotHere(Exception):
 
 
 class Calls:
-    """The calls this node is waiting on, by id."""
+    """The calls this node is waiting on, by id.
 
-    def __init__(self, send: Callable[[str, bytes], None], node_id: str) -> None:
+    An id names the process that made the call (`incarnation`), not only its node: a node
+    restarted under the same name could otherwise take an answer to a call of its previous
+    process for the answer to one of its own."""
+
+    def __init__(self, send: Callable[[str, bytes], None], node_id: str, incarnation: str) -> None:
         self._send = send
         self._node_id = node_id
+        self._incarnation = incarnation
         self._ids = itertools.count(1)
-        self._waiting: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
+        self._waiting: dict[str, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
 
     async def call(self, owner: str, op: str, room_id: str, arguments: dict[str, Any]) -> Any:
-        call_id = next(self._ids)
+        call_id = f"{self._incarnation}.{next(self._ids)}"
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[call_id] = (owner, answer)
         body = {"id": call_id, "from": self._node_id, "op": op, "room": room_id, **arguments}

@@ -18,6 +18,7 @@ import itertools
 import logging
 import math
 import random
+import secrets
 import time
 from collections.abc import Awaitable, Mapping
 from typing import Any
@@ -84,7 +85,11 @@ class ClusterNode:
             on_resubscribed=self._resubscribed,
             on_undelivered=self._undelivered,
         )
-        self.calls = Calls(self.bus.send, node_id)
+        # This process among the node's lives: connection and call ids carry it, so that one
+        # restarted under the same name never reuses an id its previous process gave out
+        # (another node may still be sending to a socket of that process).
+        self.incarnation = secrets.token_hex(6)
+        self.calls = Calls(self.bus.send, node_id, self.incarnation)
         # Owner side: sockets other nodes hold, by (their node, their connection id).
         self._remote: dict[tuple[str, str], tuple[Room, Connection]] = {}
         # Relaying side: sockets held here for rooms owned elsewhere, and who owns those.
@@ -332,7 +337,7 @@ class ClusterNode:
     # -- the relaying side ---------------------------------------------------------------
 
     def new_connection_id(self) -> str:
-        return str(next(self._connection_ids))
+        return f"{self.incarnation}.{next(self._connection_ids)}"
 
     def relay(self, connection: RelayedConnection) -> None:
         self._relayed[connection.conn_id] = connection

@@ -23,11 +23,11 @@ def call(body: dict[str, Any]) -> bytes:
     return CALL + orjson.dumps(body)
 
 
-def answer(call_id: int, result: Any) -> bytes:
+def answer(call_id: str, result: Any) -> bytes:
     return ANSWER + orjson.dumps({"re": call_id, "ok": result})
 
 
-def refusal(call_id: int, code: str, message: str) -> bytes:
+def refusal(call_id: str, code: str, message: str) -> bytes:
     return ANSWER + orjson.dumps({"re": call_id, "err": [code, message]})
 
 
