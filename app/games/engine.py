@@ -142,6 +142,14 @@ class Engine(Protocol):
         JSON Patch between them with paths under `prefix`; None to have the two diffed."""
         ...
 
+    def own_change(
+        self, seat: Seat, prefix: str
+    ) -> tuple[Any, Any, str, list[dict[str, Any]]] | None:
+        """What the current state changed in `seat`'s own part of its view, as the engine
+        knows it: the part before and after (the objects its views hold), the part's path
+        under `prefix` and the JSON Patch between them; None to have the two diffed."""
+        ...
+
     def hidden_from(self, seat: Seat | None) -> set[str]:
         """Card or tile names/ids that `seat` may not see right now (for leak tests)."""
         ...

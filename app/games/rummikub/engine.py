@@ -175,6 +175,12 @@ class Rummikub:
         ops = public_patch(before, after, prefix)
         return None if ops is None else (before, after, ops)
 
+    def own_change(
+        self, seat: Seat, prefix: str
+    ) -> tuple[Any, Any, str, list[dict[str, Any]]] | None:
+        # A rack changes by tiles played from anywhere in it: the differ's list walk suits it.
+        return None
+
     def hidden_from(self, seat: Seat | None) -> set[str]:
         hidden = set(self.pool)
         if self._phase is Phase.PLAYING:
