@@ -304,20 +304,23 @@ def knock_deadwood_mask(mask: int, taken: int | None, deadwood: int = 0) -> int:
 
 @lru_cache(maxsize=OWN_SUMMARY_CACHE)
 def _own_summary(cards: tuple[int, ...], taken: int | None) -> tuple[Any, ...]:
-    """Immutable parts of the own view: cards, melds, deadwood, points, knock deadwood."""
+    """The parts of the own view that depend on the cards alone: hand, arrangement (melds,
+    deadwood, points) and knock deadwood. Views are read-only, so each own view of the same
+    cards holds these very lists."""
     mask = to_mask(cards)
     arrangement = best_arrangement_mask(mask)
     knock = None
     if len(cards) > HAND_SIZE:
         loose = to_mask(arrangement.deadwood)
         knock = knock_deadwood_mask(mask, taken, loose)
-    name = CARD_NAMES.__getitem__
     # Cards, melds and deadwood come in ascending card order, which is the display order.
     return (
-        tuple(map(name, cards)),
-        tuple(tuple(map(name, meld)) for meld in arrangement.melds),
-        tuple(map(name, arrangement.deadwood)),
-        arrangement.deadwood_points,
+        [CARD_NAMES[card] for card in cards],
+        {
+            "melds": [[CARD_NAMES[card] for card in meld] for meld in arrangement.melds],
+            "deadwood": [CARD_NAMES[card] for card in arrangement.deadwood],
+            "deadwood_points": arrangement.deadwood_points,
+        },
         knock,
     )
 
@@ -374,17 +377,12 @@ def own_view(hand: Hand, seat: int, taken: int | None) -> dict[str, Any]:
     """The seat's own cards, best arrangement and (holding 11) the lowest knock deadwood;
     `taken` is the card it took from the discard pile this turn, if it is the seat's turn."""
     position = hand.seats.index(seat)
-    summary = _own_summary(tuple(sorted(hand.cards[position])), taken)
-    cards, melds, deadwood, points, knock = summary
+    cards, arrangement, knock = _own_summary(tuple(sorted(hand.cards[position])), taken)
     return {
         "seat": seat,
         "table": hand.table,
-        "hand": list(cards),
-        "arrangement": {
-            "melds": [list(meld) for meld in melds],
-            "deadwood": list(deadwood),
-            "deadwood_points": points,
-        },
+        "hand": cards,
+        "arrangement": arrangement,
         "knock_deadwood": knock,
         "taken_this_turn": None if taken is None else CARD_NAMES[taken],
     }
