@@ -178,7 +178,8 @@ class Rummikub:
     def own_change(
         self, seat: Seat, prefix: str
     ) -> tuple[Any, Any, str, list[dict[str, Any]]] | None:
-        # A rack changes by tiles played from anywhere in it: the differ's list walk suits it.
+        # Only the mover's rack changes (the others are kept as the same lists): the differ
+        # compares that one list.
         return None
 
     def hidden_from(self, seat: Seat | None) -> set[str]:
