@@ -12,7 +12,9 @@ the jsonpatch library.
 
 A seat's view (`SeatView`) is the public view with a few keys of its own: between two such
 views the differ diffs the public views (once per change for all viewers, when they share a
-`Shared`) and then only the own keys, so the part every viewer sees alike is walked once.
+`Shared`) and then only the own keys, so the part every viewer sees alike is walked once. A
+change put in `Shared` beforehand (the engine's report of a move) is taken as it is, for the
+public view and for an own key's value alike.
 """
 
 from __future__ import annotations
@@ -100,7 +102,13 @@ def _diff_views(old: SeatView, new: SeatView, path: str, ops: Patch, shared: Sha
     for key in own:
         value, fresh = old[key], new[key]
         if value is not fresh:
-            _diff(value, fresh, f"{path}/{escape(key)}", ops, shared)
+            where = f"{path}/{escape(key)}"
+            # A part whose change the engine reported (a seat's own cards after its move).
+            known = shared.get((id(value), id(fresh)))
+            if known is not None and known[0] is value and known[1] is fresh and known[2] == where:
+                ops.extend(known[3])
+            else:
+                _diff(value, fresh, where, ops, shared)
 
 
 def _diff_objects(

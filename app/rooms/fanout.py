@@ -43,7 +43,8 @@ class Connection:
         self.version = -1
 
 
-# A change of a public view: before, after, where documents hold it, and the patch.
+# A change of a part of documents (the public view, a seat's own part): before, after, where
+# documents hold it, and the patch.
 Known = tuple[Any, Any, str, Patch]
 # The connection whose action this change is, and the action's `seq`.
 Ack = tuple[Connection, int]
@@ -76,13 +77,15 @@ class Fanout:
         document: Callable[[int | None], Document],
         ack: Ack | None = None,
         known: Callable[[], Known | None] | None = None,
+        own: Callable[[int], Known | None] | None = None,
     ) -> None:
         """Send each connection the patch to its document at `version`.
 
         The connection in `ack` gets the patch inside the ack of its action (one frame, not
         two: a third of the socket writes of a move). `known`, asked once the first document
         is built, may tell the change of the public view those documents hold, as the engine
-        reported it: then nobody's documents are diffed there.
+        reported it: then nobody's documents are diffed there. `own`, asked once a seat's
+        document is built, may tell the change of that seat's own part the same way.
         """
         docs: dict[int | None, Document] = {}
         # Tabs of one seat usually hold the same version: one patch text serves them all.
@@ -103,6 +106,10 @@ class Fanout:
                 if known is not None:
                     change = known()
                     known = None
+                    if change is not None:
+                        shared[(id(change[0]), id(change[1]))] = change
+                if own is not None and seat is not None:
+                    change = own(seat)
                     if change is not None:
                         shared[(id(change[0]), id(change[1]))] = change
             key = (seat, connection.version)

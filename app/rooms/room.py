@@ -561,7 +561,9 @@ class Room:
                 self.game_version = self.version
             else:
                 self.table_versions[table] = self.version
-        self.fanout.broadcast(self.version, self.document, ack, self._public_change)
+        self.fanout.broadcast(
+            self.version, self.document, ack, self._public_change, self._own_change
+        )
 
     def _public_change(self) -> Known | None:
         """The change of the game's public view as its engine reported it (documents hold
@@ -571,6 +573,10 @@ class Room:
             return None
         before, after, ops = change
         return before, after, "/game", ops
+
+    def _own_change(self, seat: int) -> Known | None:
+        """The change of a seat's own part of the game view as its engine reported it."""
+        return None if self.match is None else self.match.engine.own_change(seat, "/game")
 
     def meta(self) -> dict[str, Any]:
         return {

@@ -71,9 +71,11 @@ class RecordingFanout:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.fanout, name)
 
-    def broadcast(self, version: int, document: Any, ack: Any = None, known: Any = None) -> None:
+    def broadcast(
+        self, version: int, document: Any, ack: Any = None, known: Any = None, own: Any = None
+    ) -> None:
         self.record(version)
-        self.fanout.broadcast(version, document, ack, known)
+        self.fanout.broadcast(version, document, ack, known, own)
 
 
 class HiddenRecorder:

@@ -108,7 +108,7 @@ def test_the_leak_check_itself_finds_a_hidden_name() -> None:
         class fanout:
             @staticmethod
             def broadcast(
-                version: int, document: Any, ack: Any = None, known: Any = None
+                version: int, document: Any, ack: Any = None, known: Any = None, own: Any = None
             ) -> None: ...
 
     recorder = HiddenRecorder(FakeRoom())  # type: ignore[arg-type]

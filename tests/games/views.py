@@ -44,3 +44,20 @@ def reported_patch(engine: Engine) -> list[dict[str, Any]] | None:
     document: dict[str, Any] = {"game": copy.deepcopy(before)}
     assert jsonpatch.apply_patch(document, ops) == {"game": after}
     return ops
+
+
+def reported_own_patch(engine: Engine, seat: int) -> list[dict[str, Any]] | None:
+    """The engine's report of what the current state changed in `seat`'s own part (paths under
+    /game), checked: applied to the part before, it gives the part the seat's view holds now.
+    None if it reported none."""
+    view = engine.view(seat)
+    change = engine.own_change(seat, "/game")
+    if change is None:
+        return None
+    before, part, path, ops = change
+    key = path.removeprefix("/game/")
+    assert "/" not in key
+    assert part is view[key]
+    document: dict[str, Any] = {"game": {key: copy.deepcopy(before)}}
+    assert jsonpatch.apply_patch(document, ops) == {"game": {key: part}}
+    return ops

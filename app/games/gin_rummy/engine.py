@@ -24,6 +24,7 @@ from app.games.gin_rummy.hand import (
     TableViews,
     deal,
     hidden_cards,
+    own_patch,
     own_view,
     table_patch,
 )
@@ -90,6 +91,9 @@ class GinRummy:
         self._match_key: tuple[Any, ...] | None = None
         self._match_part: dict[str, Any] = {}
         self._own_parts: dict[Seat, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        # Each seat's own part as it was before its last rebuild, with the change it was
+        # rebuilt at (see own_change).
+        self._own_before: dict[Seat, tuple[int, dict[str, Any]]] = {}
         self._table_parts: list[TableViews] = []
         # Every action may change the state: views built since the last one share the public
         # view built for the first of them.
@@ -345,6 +349,21 @@ class GinRummy:
                 table_patch(was, now, f"{prefix}/tables/{table}", ops)
         return before, after, ops
 
+    def own_change(
+        self, seat: Seat, prefix: str
+    ) -> tuple[dict[str, Any], dict[str, Any], str, list[dict[str, Any]]] | None:
+        """The last change of `seat`'s own part (`me`), if the current state rebuilt it: the
+        part before and after, its path under `prefix` and the JSON Patch between them; None
+        where it was not rebuilt since the last change (it is the same object) or is new."""
+        before = self._own_before.get(seat)
+        kept = self._own_parts.get(seat)
+        if before is None or kept is None or before[0] != self._changes:
+            return None
+        path = f"{prefix}/me"
+        ops: list[dict[str, Any]] = []
+        own_patch(before[1], kept[1], path, ops)
+        return before[1], kept[1], path, ops
+
     def _match_view(self) -> dict[str, Any]:
         # Scores, history and the result change only when a hand ends or the match does.
         key = (len(self.history), self.match_phase, self.target_side, self.number)
@@ -369,6 +388,8 @@ class GinRummy:
         key = (hand.number, hand.table, tuple(hand.cards[position]), taken)
         cached = self._own_parts.get(seat)
         if cached is None or cached[0] != key:
+            if cached is not None:
+                self._own_before[seat] = (self._changes, cached[1])
             cached = self._own_parts[seat] = (key, own_view(hand, seat, taken))
         return cached[1]
 

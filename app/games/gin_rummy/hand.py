@@ -304,39 +304,85 @@ def knock_deadwood_mask(mask: int, taken: int | None, deadwood: int = 0) -> int:
 
 @lru_cache(maxsize=OWN_SUMMARY_CACHE)
 def _own_summary(cards: tuple[int, ...], taken: int | None) -> tuple[Any, ...]:
-    """Immutable parts of the own view: cards, melds, deadwood, points, knock deadwood."""
+    """The parts of the own view that depend on the cards alone: hand, arrangement (melds,
+    deadwood, points) and knock deadwood. Views are read-only, so each own view of the same
+    cards holds these very lists."""
     mask = to_mask(cards)
     arrangement = best_arrangement_mask(mask)
     knock = None
     if len(cards) > HAND_SIZE:
         loose = to_mask(arrangement.deadwood)
         knock = knock_deadwood_mask(mask, taken, loose)
-    name = CARD_NAMES.__getitem__
     # Cards, melds and deadwood come in ascending card order, which is the display order.
     return (
-        tuple(map(name, cards)),
-        tuple(tuple(map(name, meld)) for meld in arrangement.melds),
-        tuple(map(name, arrangement.deadwood)),
-        arrangement.deadwood_points,
+        [CARD_NAMES[card] for card in cards],
+        {
+            "melds": [[CARD_NAMES[card] for card in meld] for meld in arrangement.melds],
+            "deadwood": [CARD_NAMES[card] for card in arrangement.deadwood],
+            "deadwood_points": arrangement.deadwood_points,
+        },
         knock,
     )
+
+
+# The keys of a seat's own part (`own_view`) that `own_patch` compares as values, and of its
+# arrangement.
+OWN_VALUES = ("seat", "table", "knock_deadwood", "taken_this_turn")
+OWN_KEYS = frozenset((*OWN_VALUES, "hand", "arrangement"))
+ARRANGEMENT_VALUES = ("melds", "deadwood_points")
+
+
+def own_patch(
+    before: Mapping[str, Any], after: Mapping[str, Any], path: str, ops: list[dict[str, Any]]
+) -> None:
+    """Append to `ops` the JSON Patch from one own part of a seat to a later one.
+
+    It knows what a move does to a hand (a card in or out) and to its deadwood, so the
+    differ need not walk the part.
+    """
+    replace_changed(before, after, OWN_VALUES, path, ops)
+    card_list_patch(before["hand"], after["hand"], f"{path}/hand", ops)
+    was, now = before["arrangement"], after["arrangement"]
+    if was is not now:
+        replace_changed(was, now, ARRANGEMENT_VALUES, f"{path}/arrangement", ops)
+        card_list_patch(was["deadwood"], now["deadwood"], f"{path}/arrangement/deadwood", ops)
+
+
+def card_list_patch(old: list[str], new: list[str], path: str, ops: list[dict[str, Any]]) -> None:
+    """A sorted list of cards' change: one card added or removed anywhere, else the whole list."""
+    size = len(old)
+    if len(new) == size + 1:
+        at = _first_difference(old, new)
+        if new[at + 1 :] == old[at:]:
+            where = "-" if at == size else str(at)
+            ops.append({"op": "add", "path": f"{path}/{where}", "value": new[at]})
+            return
+    elif len(new) == size - 1:
+        at = _first_difference(new, old)
+        if old[at + 1 :] == new[at:]:
+            ops.append({"op": "remove", "path": f"{path}/{at}"})
+            return
+    if old != new:
+        ops.append({"op": "replace", "path": path, "value": new})
+
+
+def _first_difference(shorter: list[str], longer: list[str]) -> int:
+    for index, card in enumerate(shorter):
+        if longer[index] != card:
+            return index
+    return len(shorter)
 
 
 def own_view(hand: Hand, seat: int, taken: int | None) -> dict[str, Any]:
     """The seat's own cards, best arrangement and (holding 11) the lowest knock deadwood;
     `taken` is the card it took from the discard pile this turn, if it is the seat's turn."""
     position = hand.seats.index(seat)
-    summary = _own_summary(tuple(sorted(hand.cards[position])), taken)
-    cards, melds, deadwood, points, knock = summary
+    cards, arrangement, knock = _own_summary(tuple(sorted(hand.cards[position])), taken)
     return {
         "seat": seat,
         "table": hand.table,
-        "hand": list(cards),
-        "arrangement": {
-            "melds": [list(meld) for meld in melds],
-            "deadwood": list(deadwood),
-            "deadwood_points": points,
-        },
+        "hand": cards,
+        "arrangement": arrangement,
         "knock_deadwood": knock,
         "taken_this_turn": None if taken is None else CARD_NAMES[taken],
     }

@@ -175,6 +175,13 @@ class Rummikub:
         ops = public_patch(before, after, prefix)
         return None if ops is None else (before, after, ops)
 
+    def own_change(
+        self, seat: Seat, prefix: str
+    ) -> tuple[Any, Any, str, list[dict[str, Any]]] | None:
+        # Only the mover's rack changes (the others are kept as the same lists): the differ
+        # compares that one list.
+        return None
+
     def hidden_from(self, seat: Seat | None) -> set[str]:
         hidden = set(self.pool)
         if self._phase is Phase.PLAYING:

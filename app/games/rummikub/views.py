@@ -59,6 +59,7 @@ class ViewParts:
         self._kept: dict[str, tuple[object, Any]] = {}
         self._committed: tuple[object, object, list[Any], dict[tuple[object, ...], Any]] | None
         self._committed = None
+        self._racks: dict[Seat, list[str]] = {}
 
     def next_state(self) -> None:
         """Start the views of a new state: melds not shown since the last one are dropped."""
@@ -71,6 +72,14 @@ class ViewParts:
             entry = self._kept[name] = (key, build())
         part: Part = entry[1]
         return part
+
+    def rack(self, seat: Seat, tiles: list[str]) -> list[str]:
+        """A seat's rack as shown: the same list while the rack holds the same tiles, so the
+        rack of a seat that did not move is neither copied nor diffed again."""
+        shown = self._racks.get(seat)
+        if shown is None or shown != tiles:
+            shown = self._racks[seat] = list(tiles)
+        return shown
 
     def committed(self, melds: Sequence[Sequence[str]], declared: Mapping[str, str]) -> list[Any]:
         """The committed table's melds, shown first in a state. The engine replaces the table
@@ -247,7 +256,7 @@ def seat_view(public: View, game: Rummikub, seat: Seat | None) -> View:
     nothing one seat's view holds alone is ever reachable from another's."""
     if seat is None:
         return SeatView(public, {})
-    rack = list(game.racks[seat]) if public["phase"] == "playing" else None
+    rack = game.view_parts.rack(seat, game.racks[seat]) if public["phase"] == "playing" else None
     return SeatView(public, {"seat": seat, "rack": rack})
 
 

@@ -9,6 +9,7 @@ import pytest
 from app.bots.rummikub.basic import BasicRummikubBot
 from app.games.rummikub import IllegalAction, Rummikub
 from app.games.rummikub.views import PUBLIC_KEYS
+from tests.games.rummikub.deals import game
 from tests.games.rummikub.test_random_games import random_step, strings_in
 from tests.games.views import reported_patch
 
@@ -57,3 +58,15 @@ def test_each_reported_change_turns_the_public_view_before_into_the_one_after(
     assert engine.is_over()
     # Committed plays, draws and passes are most moves; steps of a turn in progress are diffed.
     assert reported > 0.5 * moves
+
+
+def test_a_seat_that_did_not_move_keeps_its_rack_as_the_same_list() -> None:
+    engine = game("R1a R2a R3a", "B1a B2a B3a", pool="K7a K8a")
+    waiting = engine.view(1)["rack"]
+    before = engine.view(0)["rack"]
+    engine.apply(0, {"type": "draw"})
+    # The differ settles the unchanged rack by identity, without comparing its tiles.
+    assert engine.view(1)["rack"] is waiting
+    drawn = engine.view(0)["rack"]
+    assert drawn is not before
+    assert drawn == [*before, "K7a"]
