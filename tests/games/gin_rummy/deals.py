@@ -73,6 +73,20 @@ def greedy_action(
     )
 
 
+def seeded_move(match: GinRummy, rng: random.Random) -> tuple[int | None, dict[str, Any]]:
+    """The next move of a seeded random match: a new hand when one is over, else a seat to act
+    playing at random three times in ten and greedily (patient for gin half the time)
+    otherwise."""
+    if match.phase == "hand_over":
+        return None, {"type": "next_hand"}
+    actor = rng.choice(match.to_act())
+    legal = match.legal_actions(actor)
+    careless = rng.random() < 0.3
+    action = rng.choice(legal) if careless else greedy_action(match, actor, rng, 0.5)
+    assert action in legal or "melds" in action
+    return actor, action
+
+
 def play_round(match: GinRummy, rng: random.Random) -> None:
     """Greedy play at every table until the round (or the match) is over."""
     while match.phase == "playing":

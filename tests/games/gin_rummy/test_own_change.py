@@ -8,7 +8,7 @@ import pytest
 
 from app.games.gin_rummy import GinRummy
 from app.games.gin_rummy.hand import ARRANGEMENT_VALUES, OWN_KEYS
-from tests.games.gin_rummy.deals import greedy_action, rigged, seats
+from tests.games.gin_rummy.deals import rigged, seats, seeded_move
 from tests.games.gin_rummy.test_random_matches import strings_in
 from tests.games.views import reported_own_patch
 
@@ -44,14 +44,7 @@ def test_each_reported_change_turns_a_seat_s_own_part_before_into_the_one_after(
         assert match.own_change(seat, "/game") is None, "nothing to compare the first view with"
     reported = moves = 0
     while not match.is_over():
-        actor: int | None
-        if match.phase == "hand_over":
-            actor, action = None, {"type": "next_hand"}
-        else:
-            actor = rng.choice(match.to_act())
-            legal = match.legal_actions(actor)
-            careless = rng.random() < 0.3
-            action = rng.choice(legal) if careless else greedy_action(match, actor, rng, 0.5)
+        actor, action = seeded_move(match, rng)
         match.apply(actor, action)
         moves += 1
         for seat in range(players):

@@ -9,7 +9,7 @@ import pytest
 from app.games.gin_rummy import GinRummy
 from app.games.gin_rummy.engine import _PUBLIC_KEYS
 from app.games.gin_rummy.hand import PLAYER_KEYS, TABLE_KEYS
-from tests.games.gin_rummy.deals import greedy_action
+from tests.games.gin_rummy.deals import seeded_move
 from tests.games.gin_rummy.test_random_matches import ALL_CARDS, strings_in
 from tests.games.views import reported_patch
 
@@ -34,14 +34,7 @@ def test_each_reported_change_turns_the_public_view_before_into_the_one_after(
     assert match.public_change("/game") is None, "nothing to compare the first view with"
     reported = moves = 0
     while not match.is_over():
-        actor: int | None
-        if match.phase == "hand_over":
-            actor, action = None, {"type": "next_hand"}
-        else:
-            actor = rng.choice(match.to_act())
-            legal = match.legal_actions(actor)
-            careless = rng.random() < 0.3
-            action = rng.choice(legal) if careless else greedy_action(match, actor, rng, 0.5)
+        actor, action = seeded_move(match, rng)
         match.apply(actor, action)
         moves += 1
         ops = reported_patch(match)

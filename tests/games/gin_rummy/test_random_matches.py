@@ -13,7 +13,7 @@ import pytest
 
 from app.games.gin_rummy import GinRummy, min_deadwood
 from app.games.gin_rummy.cards import CARD_NAMES
-from tests.games.gin_rummy.deals import greedy_action
+from tests.games.gin_rummy.deals import seeded_move
 from tests.games.views import parts_of, shared_parts
 
 ALL_CARDS = set(CARD_NAMES)
@@ -149,15 +149,7 @@ def play_match(
     match = GinRummy.new(config, players, seed=seed)
     log: Log = []
     while not match.is_over():
-        if match.phase == "hand_over":
-            action: dict[str, Any] = {"type": "next_hand"}
-            actor: int | None = None
-        else:
-            actor = rng.choice(match.to_act())
-            legal = match.legal_actions(actor)
-            careless = rng.random() < 0.3
-            action = rng.choice(legal) if careless else greedy_action(match, actor, rng, 0.5)
-            assert action in legal or "melds" in action
+        actor, action = seeded_move(match, rng)
         match.apply(actor, action)
         log.append((actor, action))
         assert_cards_accounted_for(match)
