@@ -247,21 +247,10 @@ def table_patch(
     replace_changed(before, after, TABLE_VALUES, path, ops)
     old, new = before["discard_pile"], after["discard_pile"]
     if old is not new:
-        pile_patch(old, new, f"{path}/discard_pile", ops)
+        card_list_patch(old, new, f"{path}/discard_pile", ops)
     for position, (was, now) in enumerate(zip(before["players"], after["players"], strict=True)):
         if was is not now:
             replace_changed(was, now, PLAYER_KEYS, f"{path}/players/{position}", ops)
-
-
-def pile_patch(old: list[str], new: list[str], path: str, ops: list[dict[str, Any]]) -> None:
-    """A discard pile's change: a card laid on top or taken from it, else the whole pile."""
-    size = len(old)
-    if len(new) == size + 1 and new[:size] == old:
-        ops.append({"op": "add", "path": f"{path}/-", "value": new[size]})
-    elif len(new) == size - 1 and old[: size - 1] == new:
-        ops.append({"op": "remove", "path": f"{path}/{size - 1}"})
-    elif old != new:
-        ops.append({"op": "replace", "path": path, "value": new})
 
 
 # (points, mask of the cards worth them), highest first.
@@ -349,7 +338,8 @@ def own_patch(
 
 
 def card_list_patch(old: list[str], new: list[str], path: str, ops: list[dict[str, Any]]) -> None:
-    """A sorted list of cards' change: one card added or removed anywhere, else the whole list."""
+    """A list of cards' change (a hand, its deadwood, a discard pile): one card added or removed
+    anywhere, else the whole list."""
     size = len(old)
     if len(new) == size + 1:
         at = _first_difference(old, new)
