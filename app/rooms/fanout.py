@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 import orjson
-from mypy_extensions import mypyc_attr
 
 from app.rooms.documents import Patch, Shared, make_patch
 
@@ -31,9 +30,6 @@ class Outbox(Protocol):
     def close(self, code: int, reason: str) -> None: ...
 
 
-# Compiled with the hot modules (hatch_build.py); the cluster's relayed connection is an
-# interpreted subclass.
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Connection:
     """One socket's place in a room: its viewer (seat or None) and the last document it got."""
 
