@@ -105,6 +105,18 @@ def unhandled(errors: Collected) -> list[str]:
     return [record.getMessage() for record in errors.records]
 
 
+def differences(before: Any, after: Any, path: str = "") -> list[str]:
+    """Where two JSON-like values differ, as paths with both values (for a failure's message)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        keys = sorted(set(before) | set(after), key=str)
+        return [d for k in keys for d in differences(before.get(k), after.get(k), f"{path}/{k}")]
+    sequences = isinstance(before, list | tuple) and isinstance(after, list | tuple)
+    if sequences and len(before) == len(after):
+        pairs = zip(before, after, strict=True)
+        return [d for i, (b, a) in enumerate(pairs) for d in differences(b, a, f"{path}/{i}")]
+    return [] if before == after else [f"{path}: {before!r} -> {after!r}"]
+
+
 scalars = st.one_of(
     st.none(),
     st.booleans(),
@@ -189,7 +201,8 @@ def test_generated_rest_requests_get_json_answers_and_refusals_change_nothing(
     assert answer.headers["content-type"] == "application/json", answer.text
     if answer.status_code >= 400:
         assert answer.json()["error"]["code"] in ERROR_CODES, answer.text
-        assert table.game() == before
+        after = table.game()
+        assert after == before, differences(before, after)
     assert unhandled(table.errors) == []
 
 
@@ -255,5 +268,6 @@ def test_generated_socket_messages_get_coded_errors_and_refusals_change_nothing(
         assert error["code"] in ERROR_CODES, error
         assert not error["code"].startswith(("internal", "storage")), error
     if errors and not any(reply["type"] == "ack" for reply in replies):
-        assert table.game() == before
+        after = table.game()
+        assert after == before, (replies, differences(before, after))
     assert unhandled(table.errors) == []
