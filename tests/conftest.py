@@ -24,6 +24,23 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     warm_up()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Groups for the workers (`-n auto --dist loadgroup`): a file's tests run on one worker,
+    so that module fixtures (a live server, a fuzzed table) start once; the cluster tests, each
+    of which starts three servers, Redis and a balancer, take turns on one worker, so that two
+    clusters never share the machine's cores and their leases keep time."""
+    clusters = []
+    for item in items:
+        path = item.path.relative_to(item.config.rootpath).as_posix()
+        group = "cluster" if path.startswith("tests/cluster/") else path
+        item.add_marker(pytest.mark.xdist_group(group))
+        clusters.append(group == "cluster")
+    # The cluster tests, the longest run on one worker, go first, so they do not end the run
+    # alone while the other workers idle.
+    order = sorted(range(len(items)), key=lambda index: not clusters[index])
+    items[:] = [items[index] for index in order]
+
+
 POSTGRES_URL = os.environ.get(
     "MELDHALL_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )
