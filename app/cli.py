@@ -45,6 +45,9 @@ def uvicorn_config(
         # `websockets` one (docs/performance.md, "Decisions in the code").
         "ws": "websockets-sansio",
         "lifespan": "on",
+        # Without a bound, one client that stalls mid-request (a body that never ends) keeps
+        # a stopping server waiting for ever, and its rooms are never handed over.
+        "timeout_graceful_shutdown": settings.shutdown_grace_s,
     }
     options.update(overrides)
     return uvicorn.Config(app or create_app(settings), **options)  # type: ignore[arg-type]

@@ -68,6 +68,13 @@ class Settings(BaseSettings):
     ws_compression: bool = False
     ws_ping_interval_s: float = Field(default=20.0, gt=0)
     ws_hello_timeout_s: float = Field(default=10.0, gt=0, le=300)
+    shutdown_grace_s: int = Field(
+        default=5,
+        ge=1,
+        le=300,
+        description="On SIGTERM, how long open requests may take to finish before they are "
+        "cancelled and the server stops (hands its rooms over, closes the store)",
+    )
     redis_url: str = Field(
         default="",
         description="Redis for a cluster of servers (redis://host:6379/0); empty runs one "
