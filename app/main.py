@@ -29,6 +29,7 @@ from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
 from app.rooms.sweeper import IdleRoomSweeper
 from app.settings import Settings, get_settings, new_node_id
+from app.slow_stop import reported_if_slow
 from app.startup import StartupFailure, describe_settings_error, failure_lines
 from app.storage.exclusive import DatabaseInUse, hold_database
 from app.storage.failures import describe_open_failure
@@ -153,16 +154,17 @@ async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[N
         yield
     finally:
         restore_garbage_collector(thresholds)
-        if warming is not None:
-            warming.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await warming
-        await sweeper.stop()
-        if node is not None:
-            # Before the store closes: handing rooms over finishes their writes first.
-            await stop_node(node)
-        await directory.close()
-        await store.close()
+        async with reported_if_slow():
+            if warming is not None:
+                warming.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await warming
+            await sweeper.stop()
+            if node is not None:
+                # Before the store closes: handing rooms over finishes their writes first.
+                await stop_node(node)
+            await directory.close()
+            await store.close()
 
 
 async def join_cluster(settings: Settings, directory: RoomDirectory) -> ClusterNode:
