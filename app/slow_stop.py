@@ -26,12 +26,28 @@ def awaiting(task: asyncio.Task[Any]) -> list[str]:
     where = []
     step: Any = task.get_coro()
     while step is not None:
-        frame = getattr(step, "cr_frame", None) or getattr(step, "gi_frame", None)
+        frame = _frame(step)
         if frame is not None:
             code = frame.f_code
             where.append(f"{code.co_qualname} ({Path(code.co_filename).name}:{frame.f_lineno})")
-        step = getattr(step, "cr_await", None) or getattr(step, "gi_yieldfrom", None)
+        inner = next((getattr(step, name) for name in _AWAITS if getattr(step, name, None)), None)
+        if inner is not None and _frame(inner) is None and frame is not None:
+            # An async context manager's exit awaits its generator through an object with no
+            # frame of its own: go on in the generator (the lifespan is one).
+            generator = getattr(frame.f_locals.get("self"), "gen", None)
+            inner = generator if _frame(generator) is not None else inner
+        step = inner
     return where
+
+
+_AWAITS = ("cr_await", "gi_yieldfrom", "ag_await")
+
+
+def _frame(step: Any) -> Any:
+    return next((getattr(step, name) for name in _FRAMES if getattr(step, name, None)), None)
+
+
+_FRAMES = ("cr_frame", "gi_frame", "ag_frame")
 
 
 @asynccontextmanager
