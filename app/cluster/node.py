@@ -459,8 +459,13 @@ class ClusterNode:
 
     async def _tick_forever(self) -> None:
         ticks = 0
-        while True:
+        # Ended by `_stopping` as well as by the stop's cancel: a cancel that lands inside a
+        # library's call may be swallowed there, and the stop, which awaits this task, would
+        # wait for ever (seen in a rolling restart: the node never exited).
+        while not self._stopping:
             await asyncio.sleep(self.tick_s)
+            if self._stopping:
+                return
             ticks += 1
             try:
                 await self._tick(scan=ticks % 2 == 0)
