@@ -462,7 +462,7 @@ class ClusterNode:
         # Ended by `_stopping` as well as by the stop's cancel: a cancel that lands inside a
         # library's call may be swallowed there, and the stop, which awaits this task, would
         # wait for ever (seen in a rolling restart: the node never exited).
-        while not self._stopping:
+        while True:
             await asyncio.sleep(self.tick_s)
             if self._stopping:
                 return
