@@ -29,16 +29,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     so that module fixtures (a live server, a fuzzed table) start once; the cluster tests, each
     of which starts three servers, Redis and a balancer, take turns on one worker, so that two
     clusters never share the machine's cores and their leases keep time."""
-    clusters = []
     for item in items:
-        path = item.path.relative_to(item.config.rootpath).as_posix()
-        group = "cluster" if path.startswith("tests/cluster/") else path
-        item.add_marker(pytest.mark.xdist_group(group))
-        clusters.append(group == "cluster")
-    # The cluster tests, the longest run on one worker, go first, so they do not end the run
-    # alone while the other workers idle.
-    order = sorted(range(len(items)), key=lambda index: not clusters[index])
-    items[:] = [items[index] for index in order]
+        item.add_marker(pytest.mark.xdist_group(worker_group(item)))
+    # The cluster tests, the longest run on one worker, go first (a stable sort), so they do
+    # not end the run alone while the other workers idle.
+    items.sort(key=lambda item: worker_group(item) != "cluster")
+
+
+def worker_group(item: pytest.Item) -> str:
+    path = item.path.relative_to(item.config.rootpath).as_posix()
+    return "cluster" if path.startswith("tests/cluster/") else path
 
 
 POSTGRES_URL = os.environ.get(
