@@ -30,6 +30,7 @@ from redis.exceptions import RedisError
 from app.cluster import wire
 from app.cluster.bus import Bus
 from app.cluster.calls import HANDLERS, Calls, NotHere, Unreachable, serve
+from app.cluster.clients import redis_client
 from app.cluster.keys import ClusterKeys
 from app.cluster.leases import Leases
 from app.cluster.remote import RelayedConnection, RemoteOutbox, RemoteRoom
@@ -461,7 +462,8 @@ class ClusterNode:
         ticks = 0
         # Ended by `_stopping` as well as by the stop's cancel: a cancel that lands inside a
         # library's call may be swallowed there, and the stop, which awaits this task, would
-        # wait for ever (seen in a rolling restart: the node never exited).
+        # wait for ever (seen in a rolling restart: the node never exited; the call was a
+        # Redis write on Python 3.11, which `clients` now makes pass the cancel on).
         while True:
             await asyncio.sleep(self.tick_s)
             if self._stopping:
@@ -562,8 +564,8 @@ async def start_node(
 ) -> ClusterNode:
     """Connect to Redis and join the cluster; ClusterUnreachable if Redis does not answer."""
     options: dict[str, Any] = {"socket_connect_timeout": 3, "socket_keepalive": True}
-    redis = Redis.from_url(redis_url, socket_timeout=lease_s, **options)
-    subscriber = Redis.from_url(redis_url, **options)
+    redis = redis_client(redis_url, socket_timeout=lease_s, **options)
+    subscriber = redis_client(redis_url, **options)
     node = ClusterNode(
         redis=redis,
         subscriber=subscriber,
@@ -583,7 +585,7 @@ async def start_node(
 
 async def reach_redis(redis_url: str) -> None:
     """Check that Redis answers; ClusterUnreachable with what to do if it does not."""
-    client = Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3)
+    client = redis_client(redis_url, socket_connect_timeout=3, socket_timeout=3)
     try:
         await client.ping()
     except (RedisError, OSError) as error:
