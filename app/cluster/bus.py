@@ -94,7 +94,8 @@ class Bus:
         reader, sender = self._tasks or (None, None)
         if sender is not None:
             with contextlib.suppress(asyncio.CancelledError, RedisError, OSError):
-                await asyncio.wait_for(sender, 5)
+                async with asyncio.timeout(5):
+                    await sender
         if reader is not None:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):

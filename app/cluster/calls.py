@@ -59,7 +59,8 @@ class Calls:
         body = {"id": call_id, "from": self._node_id, "op": op, "room": room_id, **arguments}
         self._send(owner, wire.call(body))
         try:
-            reply = await asyncio.wait_for(answer, CALL_TIMEOUT_S)
+            async with asyncio.timeout(CALL_TIMEOUT_S):
+                reply = await answer
         except TimeoutError:
             raise Unreachable(owner) from None
         finally:

@@ -78,7 +78,8 @@ async def receive_text(websocket: WebSocket) -> str | None:
 async def receive_hello(websocket: WebSocket, seconds: float) -> Hello | int:
     """The hello message, or the close code to use instead."""
     try:
-        text = await asyncio.wait_for(receive_text(websocket), seconds)
+        async with asyncio.timeout(seconds):
+            text = await receive_text(websocket)
     except TimeoutError:
         return CLOSE_HELLO_TIMEOUT
     if text is None:

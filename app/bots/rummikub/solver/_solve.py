@@ -221,7 +221,8 @@ async def warm_up_in_background(timeout_s: float = WARM_UP_TIMEOUT_S) -> None:
         stderr=asyncio.subprocess.PIPE,
     )
     try:
-        _, errors = await asyncio.wait_for(child.communicate(), timeout_s)
+        async with asyncio.timeout(timeout_s):
+            _, errors = await child.communicate()
     except TimeoutError:
         await _stop(child)
         _program["state"] = "unavailable"
