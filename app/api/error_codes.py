@@ -42,6 +42,9 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "room_unavailable": ErrorCode(
         503, "the server holding the room did not answer; it is being taken over, try again"
     ),
+    "server_stopping": ErrorCode(
+        503, "the server stopped before it finished the request; read the state, then retry"
+    ),
     # Rooms and the lobby.
     "unknown_game": ErrorCode(400, "no game of that name"),
     "bad_config": ErrorCode(400, "a game option is out of range or unknown"),

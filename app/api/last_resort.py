@@ -3,10 +3,16 @@
 Every failure a route expects has its own code (app/api/errors.py). Anything else still gets
 the error body every client parses: `storage_unavailable` (503) when the database is the
 cause, `internal_error` (500) otherwise, with the exception in the log once.
+
+A request still open when a stopping server's grace runs out (MELDHALL_SHUTDOWN_GRACE_S) is
+cancelled by uvicorn: it is answered `server_stopping` (503) and logged in one line, and its
+task ends there, as the cancel asks (uvicorn would log a cancel it sees as a failure, with its
+traceback, and answer 500).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -35,6 +41,14 @@ class LastResort:
 
         try:
             await self.app(scope, receive, watched_send)
+        except asyncio.CancelledError:
+            log.warning("%s %r cut short: the server is stopping", scope["method"], scope["path"])
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            if not started:
+                message = "the server stopped before it finished this request; read, then retry"
+                await error_response("server_stopping", message)(scope, receive, send)
         except Exception as exc:
             where = f"{scope['method']} {scope['path']!r}"
             if is_storage_failure(exc):

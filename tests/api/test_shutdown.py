@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import socket
 import subprocess
@@ -41,6 +42,7 @@ def test_sigterm_stops_the_server_within_its_grace_though_a_client_stalls_mid_re
                     f"still running {STOP_BOUND_S} s after SIGTERM:\n{node.output()[-3000:]}"
                 ) from None
             took = time.monotonic() - started
+            answer = read_all(stall)
     finally:
         node.kill()
     output = node.output()
@@ -49,3 +51,18 @@ def test_sigterm_stops_the_server_within_its_grace_though_a_client_stalls_mid_re
     assert took >= GRACE_S, output
     assert "timeout graceful shutdown exceeded" in output, output
     assert "Application shutdown complete" in output, output
+    # The cut-short request is answered with a code, and logged in one line, not as a failure.
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 503 "), answer
+    assert json.loads(body)["error"]["code"] == "server_stopping", answer
+    assert "POST '/api/rooms' cut short: the server is stopping" in output, output
+    assert "Exception in ASGI application" not in output, output
+    assert "Traceback" not in output, output
+
+
+def read_all(connection: socket.socket) -> bytes:
+    """What the server sent before it closed the connection."""
+    chunks = []
+    while chunk := connection.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)

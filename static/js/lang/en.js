@@ -307,6 +307,7 @@ export default {
   "error.storage_unavailable": "The server cannot save right now; try again shortly.",
   "error.room_moved": "The room moved to another server; reconnecting picks it up there.",
   "error.room_unavailable": "The server holding this room is being replaced; try again in a few seconds.",
+  "error.server_stopping": "The server stopped before it finished; check the table, then try again.",
   "error.unknown_game": "Unknown game.",
   "error.rate_limited": "Too many requests; slow down.",
   "error.message_too_large": "That message is too large.",

@@ -307,6 +307,7 @@ export default {
   "error.storage_unavailable": "服务器暂时无法保存，请稍后再试。",
   "error.room_moved": "房间已转到另一台服务器；重新连接即可继续。",
   "error.room_unavailable": "承载此房间的服务器正在切换，请几秒后再试。",
+  "error.server_stopping": "服务器在完成请求前停止了；请先查看牌桌，再重试。",
   "error.unknown_game": "未知的游戏。",
   "error.rate_limited": "请求太频繁，请慢一点。",
   "error.message_too_large": "消息太大。",
