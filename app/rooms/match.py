@@ -6,6 +6,11 @@ engine itself fails) the engine is rebuilt from a recent checkpoint of its JSON 
 actions applied since, so nothing unlogged is ever shown. Engines are deterministic, so the
 replay gives back exactly the state before the failed action; taking the checkpoint only every
 CHECKPOINT_EVERY actions keeps the cost of this off the path of every move.
+
+A write that failed without the store's refusal (a connection lost, most often) is in doubt: the
+database may have committed it before the answer was lost. The room goes on as if it had not;
+if it had, the match's next write at that index is refused as a duplicate, and the action in
+doubt is then taken into the engine (`SavedAfterAll`): the room holds what its log holds.
 """
 
 from __future__ import annotations
@@ -28,6 +33,11 @@ log = logging.getLogger(__name__)
 # every 8 actions keeps that near a microsecond per move, the actions kept for the replay under
 # 2 KB per room, and the replay on a failure short.
 CHECKPOINT_EVERY = 8
+
+
+class SavedAfterAll(Exception):
+    """The action in doubt was in the log: it is in the engine now, and the action being
+    applied was not (it was chosen before the one taken in)."""
 
 
 def new_match_id() -> str:
@@ -64,6 +74,8 @@ class Match:
         # The engine's JSON text at some earlier point, and every action applied since.
         self._checkpoint: str | None = None
         self._since: list[tuple[Seat | None, Action]] = []
+        # The last action whose write failed in doubt, at index `next_index`.
+        self._in_doubt: tuple[Seat | None, Action] | None = None
 
     @classmethod
     async def begin(
@@ -129,15 +141,36 @@ class Match:
                 action=logged,
                 fence=self.fence,
             )
-        except Exception as exc:
+        except StoreError as exc:
             self._roll_back()
             raise_moved(exc)
+            if exc.code == "duplicate_action" and self._in_doubt is not None:
+                self._take_in_doubt()
+                raise SavedAfterAll() from exc
             log.exception("action %d of match %s not logged", self.next_index, self.match_id)
             raise RoomError(
                 "storage_unavailable", "the action could not be saved, so it was not made"
             ) from exc
+        except Exception as exc:
+            self._roll_back()
+            self._in_doubt = (seat, logged)
+            log.exception("action %d of match %s in doubt", self.next_index, self.match_id)
+            raise RoomError(
+                "storage_unavailable",
+                "the action could not be saved; it may have been saved after all, as the "
+                "room's state will then show: read it before repeating the action",
+            ) from exc
+        self._in_doubt = None
         self._since.append((seat, logged))
         self.next_index += 1
+
+    def _take_in_doubt(self) -> None:
+        assert self._in_doubt is not None
+        seat, action = self._in_doubt
+        self._in_doubt = None
+        index, match_id = self.next_index, self.match_id
+        log.warning("action %d of match %s was saved after all; taking it in", index, match_id)
+        self.replay(seat, action)
 
     def _roll_back(self) -> None:
         """Rebuild the engine as it was before the action being applied."""

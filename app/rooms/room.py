@@ -25,7 +25,7 @@ from app.rooms.bot_driver import BotDriver, BotFactory
 from app.rooms.errors import RoomError
 from app.rooms.fanout import Ack, Connection, Document, Fanout, Known, Outbox
 from app.rooms.flow import RoomFlow
-from app.rooms.match import Match, raise_moved
+from app.rooms.match import Match, SavedAfterAll, raise_moved
 from app.rooms.seats import Seat, SeatsSnapshot, SeatTable
 from app.rooms.timers import OneShot
 from app.rooms.types import RoomStatus, SeatKind
@@ -328,6 +328,19 @@ class Room:
         except RoomError as exc:
             self._lose_if_moved(exc)
             raise
+        except SavedAfterAll:
+            # An earlier action, refused in doubt, was in the log: everyone sees it now, and
+            # this one, chosen before it, is refused as chosen on an old state.
+            await self._after_logged_change(None, None, status)
+            raise RoomError(
+                "stale_version", "an earlier action was saved after all; read the state"
+            ) from None
+        await self._after_logged_change(ack, table, status)
+
+    async def _after_logged_change(
+        self, ack: Ack | None, table: int | None, status: RoomStatus
+    ) -> None:
+        assert self.match is not None
         if self.match.progress_to_record():
             await self.match.record_progress()
         self._after_game_change(ack, table)

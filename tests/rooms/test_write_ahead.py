@@ -20,6 +20,7 @@ from app.rooms.tokens import hash_token, new_token
 from app.storage.memory_store import MemoryMatchStore
 from app.storage.migrate import upgrade_to_head
 from app.storage.store import MatchStore, StoreError, open_store
+from tests.storage.databases import drop_postgres_database, fresh_postgres_database
 
 TIMINGS = RoomTimings(bot_delay_s=0, reconnect_grace_s=0, between_hands_s=0)
 
@@ -153,6 +154,78 @@ async def test_a_failed_write_mid_turn_in_rummikub_restores_the_tentative_table(
     await room.act(hashes[seat], {"type": "reset"}, version)
 
 
+def simple_move(room: Room, seat: int) -> dict[str, Any]:
+    """A legal action of `seat`: a draw in Rummikub, the first legal action in Gin Rummy."""
+    assert room.match is not None
+    if room.spec.game == "rummikub":
+        return {"type": "draw"}
+    return room.match.engine.legal_actions(seat)[0]
+
+
+async def play_simple_moves(room: Room, hashes: list[str], count: int) -> None:
+    for _ in range(count):
+        seat = await next_to_act(room)
+        await room.act(hashes[seat], simple_move(room, seat), room.version)
+
+
+class LostAnswerStore(MemoryMatchStore):
+    """The in-memory store, whose next log write lands but is answered with a lost connection
+    (a database that committed, then lost the connection before the commit's reply)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lose_answer = False
+
+    async def append_action(self, **kwargs: Any) -> None:
+        await super().append_action(**kwargs)
+        if self.lose_answer:
+            self.lose_answer = False
+            raise OSError("connection reset after the commit")
+
+
+@pytest.mark.parametrize("game", ["gin_rummy", "rummikub"])
+async def test_an_action_saved_though_its_write_failed_is_taken_back_into_the_room(
+    game: str,
+) -> None:
+    """The log holds an action the room was told failed: the room's next write at that index
+    finds it there, and the room takes it in (shown to everyone) instead of refusing every
+    later action of the match as a duplicate."""
+    store = LostAnswerStore()
+    room, hashes = await started_room(store, game=game)
+    inbox = Inbox()
+    await room.connect(inbox, None)
+    await play_simple_moves(room, hashes, CHECKPOINT_EVERY + 2)
+    assert room.match is not None
+    seat = await next_to_act(room)
+    action = simple_move(room, seat)
+    before, version = room.match.engine.to_json(), room.version
+    store.lose_answer = True
+    with pytest.raises(RoomError) as refused:
+        await room.act(hashes[seat], action, version)
+    assert refused.value.code == "storage_unavailable"
+    assert "may have been saved" in refused.value.message
+    assert room.match.engine.to_json() == before
+    # The same action again: it is in the log, so the room takes it in and says the game moved.
+    with pytest.raises(RoomError) as moved:
+        await room.act(hashes[seat], action, version)
+    assert moved.value.code == "stale_version"
+    stored = await store.load_match(match_id=room.match.match_id)
+    assert stored is not None
+    assert [a.index for a in stored.actions] == list(range(CHECKPOINT_EVERY + 3))
+    assert room.version > version
+    assert inbox.messages[-1]["type"] == "patch"
+    assert inbox.messages[-1]["version"] == room.version
+    # The room holds what the log holds, and plays on.
+    replayed = type(room.match.engine).new(stored.config, stored.players, seed=stored.seed)
+    for logged in stored.actions:
+        replayed.apply(logged.seat, logged.action)
+    assert room.match.engine.to_json() == replayed.to_json()
+    await play_simple_moves(room, hashes, 3)
+    stored = await store.load_match(match_id=room.match.match_id)
+    assert stored is not None
+    assert [a.index for a in stored.actions] == list(range(CHECKPOINT_EVERY + 6))
+
+
 async def test_an_engine_failure_is_an_internal_error_and_changes_nothing() -> None:
     store = MemoryMatchStore()
     room, hashes = await started_room(store, game="gin_rummy")
@@ -235,3 +308,58 @@ async def test_a_restarted_directory_rebuilds_the_match_from_the_log(tmp_path: P
     assert await again.act(hashes[seat], action, version) > version
     await directory.close()
     await store.close()
+
+
+@pytest.mark.parametrize(
+    "database", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+async def test_an_action_saved_though_its_write_failed_is_taken_in_on_a_database(
+    database: str, tmp_path: Path
+) -> None:
+    """As above, with the duplicate found by the database's own key on the action log."""
+    if database == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'meldhall.db'}"
+    else:
+        url = await fresh_postgres_database()
+    try:
+        await upgrade_to_head(url)
+        store = open_store(url)
+        await store.start()
+        lose_answer = False
+        append = store.append_action
+
+        async def lands_then_loses_the_answer(**kwargs: Any) -> None:
+            nonlocal lose_answer
+            await append(**kwargs)
+            if lose_answer:
+                lose_answer = False
+                raise OSError("connection reset after the commit")
+
+        store.append_action = lands_then_loses_the_answer  # type: ignore[method-assign]
+        try:
+            room, hashes = await started_room(store, game="gin_rummy")
+            await play_simple_moves(room, hashes, 3)
+            assert room.match is not None
+            seat = await next_to_act(room)
+            action = simple_move(room, seat)
+            lose_answer = True
+            with pytest.raises(RoomError) as refused:
+                await room.act(hashes[seat], action, room.version)
+            assert refused.value.code == "storage_unavailable"
+            with pytest.raises(RoomError) as moved:
+                await room.act(hashes[seat], action, room.version)
+            assert moved.value.code == "stale_version"
+            await play_simple_moves(room, hashes, 3)
+            stored = await store.load_match(match_id=room.match.match_id)
+            assert stored is not None
+            assert [a.index for a in stored.actions] == list(range(7))
+            replayed = type(room.match.engine).new(stored.config, stored.players, seed=stored.seed)
+            for logged in stored.actions:
+                replayed.apply(logged.seat, logged.action)
+            assert room.match.engine.to_json() == replayed.to_json()
+            await room.close()
+        finally:
+            await store.close()
+    finally:
+        if database == "postgres":
+            await drop_postgres_database(url)
