@@ -72,14 +72,30 @@ def _set_pragmas(pragmas: tuple[str, ...], dbapi_connection: Any, _record: Any) 
 _set_sqlite_pragmas = partial(_set_pragmas, SQLITE_PRAGMAS)
 
 
-def create_engine(url: str) -> AsyncEngine:
+# A PostgreSQL that accepts connections but stops answering (a hung server, a network that
+# drops packets) must not hold a request, or a room's log write, for ever: a connection
+# attempt is given up after CONNECT_TIMEOUT_S, and a statement of the store's after
+# STATEMENT_TIMEOUT_S (asyncpg's defaults are 60 s and none). A log write given up that way
+# is in doubt, which the room's match resolves at its next write (app.rooms.match).
+CONNECT_TIMEOUT_S = 10.0
+STATEMENT_TIMEOUT_S = 15.0
+
+
+def create_engine(url: str, *, statement_timeout_s: float | None = None) -> AsyncEngine:
+    """An engine for the URL; on PostgreSQL, statements are bounded by `statement_timeout_s`
+    when given (not for migrations, which may wait for another node's)."""
     parsed = parse_database_url(url)
     if parsed.drivername.startswith("sqlite"):
         ensure_sqlite_folder(url)
         engine = create_async_engine(parsed)
         event.listen(engine.sync_engine, "connect", _set_sqlite_pragmas)
         return engine
-    return create_async_engine(parsed, pool_size=5, max_overflow=5, pool_pre_ping=True)
+    connect_args: dict[str, Any] = {"timeout": CONNECT_TIMEOUT_S}
+    if statement_timeout_s is not None:
+        connect_args["command_timeout"] = statement_timeout_s
+    return create_async_engine(
+        parsed, pool_size=5, max_overflow=5, pool_pre_ping=True, connect_args=connect_args
+    )
 
 
 def create_sqlite_writer_engine(url: str, synchronous: str = "full") -> Engine:

@@ -8,9 +8,11 @@ a write is committed at once, with no added delay. PostgreSQL's writers are task
 SQLite's runs in a thread of its own (app.storage.commit_thread).
 
 If a batch fails, each of its writes is retried in a transaction of its own, so that one bad
-write (a duplicate action index) fails only its own caller. A batch that commits may still
-report some of its writes as refused (fenced actions, app.storage.prepared): `commit_batch`
-returns one outcome per write then, None when every write is in.
+write (a duplicate action index) fails only its own caller; unless it failed with one of the
+`shared_failures` (the connection lost or timed out), which every write of it is given. A
+batch that commits may still report some of its writes as refused (fenced actions,
+app.storage.prepared): `commit_batch` returns one outcome per write then, None when every
+write is in.
 """
 
 from __future__ import annotations
@@ -38,9 +40,11 @@ class GroupCommitWriter(Generic[T]):
         commit_batch: Callable[[list[T]], Awaitable[Outcomes]],
         commit_one: Callable[[T], Awaitable[None]],
         max_batch: int = MAX_BATCH,
+        shared_failures: tuple[type[Exception], ...] = (),
     ) -> None:
         self._commit_batch = commit_batch
         self._commit_one = commit_one
+        self._shared_failures = shared_failures
         self._max_batch = max_batch
         self._pending: list[Pending[T]] = []
         self._wakeup: asyncio.Future[None] | None = None
@@ -89,6 +93,8 @@ class GroupCommitWriter(Generic[T]):
         self.items += len(batch)
         try:
             outcomes = await self._commit_batch([item for item, _ in batch])
+        except self._shared_failures as error:
+            resolve_batch(batch, [error] * len(batch))
         except Exception:
             resolve_batch(batch, [await self._commit_alone(item) for item, _ in batch])
         else:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs; its calls are few here
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.storage.group_commit import Outcomes
@@ -32,6 +32,17 @@ from app.storage.sql_writes import (
     fenced_outcomes,
     not_inserted,
     operations,
+)
+
+# Failures of the connection, not of a write: every write of a failed batch would meet them
+# alike, so none is tried again alone (each would wait out the same timeout).
+CONNECTION_FAILURES = (
+    OSError,
+    asyncpg.InterfaceError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+    OperationalError,
+    InterfaceError,
 )
 
 
@@ -54,10 +65,14 @@ class PostgresLog:
             self._driver = driver
         return driver
 
-    async def drop(self) -> None:
+    async def drop(self, *, broken: bool = False) -> None:
+        """Give the connection back; a `broken` one (after a failed commit, its state unknown,
+        its server perhaps not answering) is closed at once, not reset over the network."""
         connection, self._connection, self._driver = self._connection, None, None
         if connection is not None:
             with contextlib.suppress(SQLAlchemyError, OSError, asyncpg.PostgresError):
+                if broken:
+                    await connection.invalidate()
                 await connection.close()
 
     async def commit_batch(self, writes: Sequence[Write]) -> Outcomes:
@@ -72,7 +87,7 @@ class PostgresLog:
                     for call in calls:
                         refused += await _run(driver, call)
         except BaseException:
-            await self.drop()
+            await self.drop(broken=True)
             raise
         return fenced_outcomes(writes, refused)
 

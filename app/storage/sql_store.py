@@ -21,11 +21,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.storage import sql_reads, sql_rooms
 from app.storage.commit_thread import CommitThread
-from app.storage.database import SQLITE_SYNCHRONOUS, create_engine, is_sqlite
+from app.storage.database import (
+    SQLITE_SYNCHRONOUS,
+    STATEMENT_TIMEOUT_S,
+    create_engine,
+    is_sqlite,
+)
 from app.storage.group_commit import GroupCommitWriter
 from app.storage.models import MATCHES
 from app.storage.player_stats import compute_player_stats
-from app.storage.postgres_log import PostgresLog
+from app.storage.postgres_log import CONNECTION_FAILURES, PostgresLog
 from app.storage.records import (
     ACTIVE,
     END_STATUSES,
@@ -119,14 +124,16 @@ class SqlMatchStore:
     async def start(self) -> None:
         if self._engine is not None:
             return
-        self._engine = create_engine(self.url)
+        self._engine = create_engine(self.url, statement_timeout_s=STATEMENT_TIMEOUT_S)
         if is_sqlite(self.url):
             log = SqliteLog(self.url, self.sqlite_synchronous)
             self._writers = [CommitThread[Write](log.commit_batch, log.commit_one, log.close)]
         else:
             self._postgres_logs = [PostgresLog(self._engine) for _ in range(POSTGRES_WRITERS)]
             self._writers = [
-                GroupCommitWriter[Write](log.commit_batch, log.commit_one)
+                GroupCommitWriter[Write](
+                    log.commit_batch, log.commit_one, shared_failures=CONNECTION_FAILURES
+                )
                 for log in self._postgres_logs
             ]
         for writer in self._writers:
