@@ -90,8 +90,14 @@ class Match:
         seats: list[SeatRecord],
         room_meta: dict[str, Any],
         fence: Fence,
+        match_id: str | None = None,
+        seed: int | None = None,
     ) -> Match:
-        match_id, seed = new_match_id(), new_seed()
+        """A new match, created in the store; `match_id` and `seed` (new when not given) are a
+        creation tried again: one already committed with them is the match (its id and seed
+        name it, and the caller tries again with the same from which it was made)."""
+        match_id = new_match_id() if match_id is None else match_id
+        seed = new_seed() if seed is None else seed
         engine = engine_cls.new(config, players, seed=seed)
         try:
             await store.create_match(
@@ -105,8 +111,13 @@ class Match:
                 room_meta=room_meta,
                 fence=fence,
             )
-        except Exception as exc:
+        except StoreError as exc:
             raise_moved(exc)
+            if exc.code != "duplicate_match":
+                log.exception("could not create match %s", match_id)
+                raise RoomError("storage_unavailable", "the match could not be saved") from exc
+            log.warning("match %s was created after all", match_id)
+        except Exception as exc:
             log.exception("could not create match %s", match_id)
             raise RoomError("storage_unavailable", "the match could not be saved") from exc
         return cls(

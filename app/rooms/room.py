@@ -25,7 +25,7 @@ from app.rooms.bot_driver import BotDriver, BotFactory
 from app.rooms.errors import RoomError
 from app.rooms.fanout import Ack, Connection, Document, Fanout, Known, Outbox
 from app.rooms.flow import RoomFlow
-from app.rooms.match import Match, SavedAfterAll, raise_moved
+from app.rooms.match import Match, SavedAfterAll, new_match_id, new_seed, raise_moved
 from app.rooms.seats import Seat, SeatsSnapshot, SeatTable
 from app.rooms.timers import OneShot
 from app.rooms.types import RoomStatus, SeatKind
@@ -81,6 +81,10 @@ class Room:
         self.seats = SeatTable(spec.players)
         self.status = RoomStatus.WAITING
         self.match: Match | None = None
+        # The id and seed of a match whose creation failed, with what it was created from: a
+        # start tried again with the same makes the same match, so a creation that was in fact
+        # committed is found (not left behind as a second, empty active match).
+        self._start_tried: tuple[str, int, tuple[Any, ...]] | None = None
         self.version = self.fence.epoch * VERSION_STRIDE
         # The version of the last change to the whole game, and of the last move at each table
         # that plays on its own (4-player Gin Rummy): an action made against an older version
@@ -414,7 +418,12 @@ class Room:
         await self._save_quietly()
 
     async def _begin_match(self, seats: list[SeatRecord]) -> Match:
-        return await Match.begin(
+        made_from = (seats, dict(self.spec.options), self.spec.players, self.meta())
+        tried = self._start_tried
+        if tried is None or tried[2] != made_from:
+            tried = (new_match_id(), new_seed(), made_from)
+        self._start_tried = tried
+        match = await Match.begin(
             engine_cls=self.engine_cls,
             store=self.store,
             room_id=self.spec.room_id,
@@ -424,7 +433,11 @@ class Room:
             seats=seats,
             room_meta=self.meta(),
             fence=self.fence,
+            match_id=tried[0],
+            seed=tried[1],
         )
+        self._start_tried = None
+        return match
 
     async def start_if_all_ready(self) -> None:
         """A waiting room rebuilt with every seat ready starts: the restart came just before."""

@@ -363,3 +363,32 @@ async def test_an_action_saved_though_its_write_failed_is_taken_in_on_a_database
     finally:
         if database == "postgres":
             await drop_postgres_database(url)
+
+
+async def test_a_match_created_though_its_write_failed_is_the_one_the_room_plays() -> None:
+    """The match's creation commits but is answered with a lost connection: the room's start,
+    tried again by its timer, finds that match, and leaves no second, empty one active."""
+
+    class LostCreation(MemoryMatchStore):
+        lose_answer = True
+
+        async def create_match(self, **kwargs: Any) -> None:
+            await super().create_match(**kwargs)
+            if self.lose_answer:
+                self.lose_answer = False
+                raise OSError("connection reset after the commit")
+
+    store = LostCreation()
+    room, hashes = await started_room(store, game="gin_rummy")
+    for _ in range(500):
+        if room.match is not None:
+            break
+        await asyncio.sleep(0.01)
+    assert room.match is not None, "the room did not start"
+    active = [m for m in await store.unfinished_matches() if m.room_id == room.spec.room_id]
+    assert [m.match_id for m in active] == [room.match.match_id]
+    assert active[0].seed == room.match.seed
+    await play_simple_moves(room, hashes, 3)
+    stored = await store.load_match(match_id=room.match.match_id)
+    assert stored is not None
+    assert [a.index for a in stored.actions] == [0, 1, 2]
