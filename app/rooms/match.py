@@ -49,6 +49,12 @@ def new_seed() -> int:
     return secrets.randbits(62)
 
 
+def new_identity() -> tuple[str, int]:
+    """A new match's id and seed (looked up here when called, so a test that replaces
+    `new_seed` deals every match from its seed)."""
+    return new_match_id(), new_seed()
+
+
 class Match:
     def __init__(
         self,

@@ -25,7 +25,7 @@ from app.rooms.bot_driver import BotDriver, BotFactory
 from app.rooms.errors import RoomError
 from app.rooms.fanout import Ack, Connection, Document, Fanout, Known, Outbox
 from app.rooms.flow import RoomFlow
-from app.rooms.match import Match, SavedAfterAll, new_match_id, new_seed, raise_moved
+from app.rooms.match import Match, SavedAfterAll, new_identity, raise_moved
 from app.rooms.seats import Seat, SeatsSnapshot, SeatTable
 from app.rooms.timers import OneShot
 from app.rooms.types import RoomStatus, SeatKind
@@ -421,7 +421,7 @@ class Room:
         made_from = (seats, dict(self.spec.options), self.spec.players, self.meta())
         tried = self._start_tried
         if tried is None or tried[2] != made_from:
-            tried = (new_match_id(), new_seed(), made_from)
+            tried = (*new_identity(), made_from)
         self._start_tried = tried
         match = await Match.begin(
             engine_cls=self.engine_cls,
