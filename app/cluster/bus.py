@@ -7,10 +7,18 @@ ack, patches and answer are one message, not three). Messages to one node leave 
 they were queued, and Redis delivers one publisher's messages in order, so a socket's patches
 relayed through Redis keep their version order.
 
+Each bundle carries its sender (node and process) and a number that counts the sender's
+bundles to that channel. A publish whose answer did not come (Redis hung or the connection
+dropped) may have been delivered or not: it is published again, with its number, until it goes
+through, and a reader drops a number it has already had. One that cannot be sent within
+GIVE_UP_S is dropped, and an empty bundle with the next number goes in its place: the reader
+sees a number skipped (`on_gap`), so it knows that what the sender sent it meanwhile is lost,
+even if nothing else follows.
+
 Pub/sub keeps nothing for a reader that is away: a node that loses its subscription (Redis
 restarted, the connection dropped) is told when it is back (`on_resubscribed`), since what was
-sent to it meanwhile is gone. A publish that reached no reader means the destination node is
-gone, and what it was sent never arrived (`on_undelivered`).
+sent to it meanwhile is gone. A publish that reached no reader, on its first try, means the
+destination node is gone, and what it was sent never arrived (`on_undelivered`).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from redis.asyncio import Connection, Redis
 from redis.asyncio.client import PubSub
@@ -30,6 +39,9 @@ log = logging.getLogger(__name__)
 
 RETRY_FIRST_S = 0.1
 RETRY_MAX_S = 2.0
+# How long a bundle is published again before it is given up (the calls in it have long
+# timed out; the sockets its patches were for reconnect).
+GIVE_UP_S = 10.0
 # Several messages to one node in one publish: this byte, then each as its length and itself.
 BUNDLE = b"B"
 
@@ -38,6 +50,17 @@ def bundle(messages: list[bytes]) -> bytes:
     if len(messages) == 1:
         return messages[0]
     return BUNDLE + b"".join(len(m).to_bytes(4, "big") + m for m in messages)
+
+
+def stamped(stream: bytes, number: int, messages: list[bytes]) -> bytes:
+    """A bundle with its sender's stream (node and process) and its number on the channel."""
+    return bytes((len(stream),)) + stream + number.to_bytes(8, "big") + bundle(messages)
+
+
+def unstamped(data: bytes) -> tuple[bytes, int, bytes]:
+    """(stream, number, bundle) of a published bundle."""
+    end = 1 + data[0]
+    return data[1:end], int.from_bytes(data[end : end + 8], "big"), data[end + 8 :]
 
 
 def unbundle(data: bytes) -> list[bytes]:
@@ -51,6 +74,17 @@ def unbundle(data: bytes) -> list[bytes]:
     return messages
 
 
+@dataclass(slots=True)
+class Publish:
+    """A bundle to publish to one channel, with its number there."""
+
+    channel: str
+    number: int
+    messages: list[bytes]
+    first_queued: float
+    tried: bool = False
+
+
 class Bus:
     def __init__(
         self,
@@ -58,10 +92,12 @@ class Bus:
         subscriber: Redis,
         keys: ClusterKeys,
         node_id: str,
+        incarnation: str,
         *,
         on_message: Callable[[bytes], None],
         on_resubscribed: Callable[[], Awaitable[None]],
         on_undelivered: Callable[[str, list[bytes]], None],
+        on_gap: Callable[[str], None],
     ) -> None:
         self.redis = redis
         # Its own client: a subscription blocks its connection, and waits without a timeout.
@@ -71,8 +107,16 @@ class Bus:
         self.on_message = on_message
         self.on_resubscribed = on_resubscribed
         self.on_undelivered = on_undelivered
+        self.on_gap = on_gap
+        self._stream = f"{node_id} {incarnation}".encode()
         # Destination channel -> messages in the order queued.
         self._queued: dict[str, list[bytes]] = {}
+        # Published but not known to have gone through, oldest first.
+        self._unsent: list[Publish] = []
+        # Channel -> the number of the last bundle sent to it.
+        self._numbers: dict[str, int] = {}
+        # (sender's stream, channel) -> the number of the last bundle read from it.
+        self._heard: dict[tuple[bytes, bytes], int] = {}
         self._wake = asyncio.Event()
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -117,38 +161,78 @@ class Bus:
 
     async def _send(self) -> None:
         connection: Connection | None = None
+        delay = RETRY_FIRST_S
         while True:
             await self._wake.wait()
             self._wake.clear()
-            batch, self._queued = self._queued, {}
-            if batch:
+            self._number_queued()
+            if self._unsent:
                 try:
                     if connection is None:
                         connection = await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
-                    await self._publish(connection, batch)
+                    await self._publish(connection, self._unsent)
+                    self._unsent = []
+                    delay = RETRY_FIRST_S
                 except (RedisError, OSError) as error:
-                    # Lost with Redis: the callers' waits time out, and the nodes that missed
-                    # messages for their sockets find out when they subscribe again.
-                    log.warning("could not publish to %d channels: %s", len(batch), error)
+                    # Delivered or not: published again (readers drop what they already had)
+                    # once Redis answers, or given up.
+                    log.warning("could not publish to %d channels: %s", len(self._unsent), error)
                     if connection is not None:
                         await self._drop(connection)
                         connection = None
+                    for publish in self._unsent:
+                        publish.tried = True
+                    self._give_up_old()
+                    if self._stopping:
+                        return
+                    await asyncio.sleep(delay)
+                    delay = min(RETRY_MAX_S, delay * 2)
+                    self._wake.set()
+                    continue
             if self._stopping and not self._queued:
                 if connection is not None:
                     await self.redis.connection_pool.release(connection)
                 return
 
-    async def _publish(self, connection: Connection, batch: dict[str, list[bytes]]) -> None:
-        """One PUBLISH per destination, every one in one round trip."""
-        channels = list(batch)
-        commands = [("PUBLISH", channel, bundle(batch[channel])) for channel in channels]
+    def _number_queued(self) -> None:
+        batch, self._queued = self._queued, {}
+        now = asyncio.get_running_loop().time()
+        for channel, messages in batch.items():
+            self._unsent.append(Publish(channel, self._next_number(channel), messages, now))
+
+    def _next_number(self, channel: str) -> int:
+        number = self._numbers.get(channel, 0) + 1
+        self._numbers[channel] = number
+        return number
+
+    def _give_up_old(self) -> None:
+        """Drop what has waited GIVE_UP_S; a channel left with nothing after it gets an empty
+        bundle with the next number, so its reader learns that something was lost."""
+        now = asyncio.get_running_loop().time()
+        old = [p for p in self._unsent if now - p.first_queued >= GIVE_UP_S]
+        if not old:
+            return
+        self._unsent = [p for p in self._unsent if now - p.first_queued < GIVE_UP_S]
+        kept = {publish.channel for publish in self._unsent}
+        lost = {publish.channel for publish in old} - kept
+        log.warning("gave up publishing to %d channels", len({p.channel for p in old}))
+        for channel in lost:
+            self._unsent.append(Publish(channel, self._next_number(channel), [], now))
+
+    async def _publish(self, connection: Connection, unsent: list[Publish]) -> None:
+        """Every publish in one round trip."""
+        commands = [
+            ("PUBLISH", p.channel, stamped(self._stream, p.number, p.messages)) for p in unsent
+        ]
         # The connection's own calls, without a pipeline's bookkeeping (a third of its cost).
         await connection.send_packed_command(connection.pack_commands(commands), False)
         readers = [await connection.read_response() for _ in commands]
         inbox_prefix = self.keys.inbox("")
-        for channel, count in zip(channels, readers, strict=True):
-            if count == 0 and channel.startswith(inbox_prefix):
-                self.on_undelivered(channel[len(inbox_prefix) :], batch[channel])
+        for publish, count in zip(unsent, readers, strict=True):
+            # Nobody read it: the node is gone. After a try whose answer was lost it may have
+            # had the bundle then, so its calls are left to time out, as made or not.
+            if count == 0 and not publish.tried and publish.channel.startswith(inbox_prefix):
+                self.on_undelivered(publish.channel[len(inbox_prefix) :], publish.messages)
 
     async def _drop(self, connection: Connection) -> None:
         with contextlib.suppress(RedisError, OSError):
@@ -173,11 +257,7 @@ class Bus:
                 while True:
                     message = await pubsub.get_message(timeout=None)
                     if message is not None and message["type"] == "message":
-                        for each in unbundle(message["data"]):
-                            try:
-                                self.on_message(each)
-                            except Exception:
-                                log.exception("a cluster message could not be handled")
+                        self._heard_from(message["channel"], message["data"])
             except (RedisError, OSError) as error:
                 log.warning("lost the cluster's channels (%s); retrying in %.1f s", error, delay)
                 await asyncio.sleep(delay)
@@ -186,3 +266,18 @@ class Bus:
                 if pubsub is not None:
                     with contextlib.suppress(RedisError, OSError):
                         await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _heard_from(self, channel: bytes, data: bytes) -> None:
+        stream, number, bundled = unstamped(data)
+        key = (stream, channel)
+        last = self._heard.get(key)
+        if last is not None and number <= last:
+            return  # published again after a lost answer, and already had
+        self._heard[key] = number
+        if last is not None and number > last + 1:
+            self.on_gap(stream.partition(b" ")[0].decode())
+        for each in unbundle(bundled):
+            try:
+                self.on_message(each)
+            except Exception:
+                log.exception("a cluster message could not be handled")

@@ -77,19 +77,21 @@ class ClusterNode:
         self.lease_s = lease_s
         self.tick_s = lease_s / 4
         self.leases = Leases(redis, self.keys, node_id, int(lease_s * 1000))
+        # This process among the node's lives: connection and call ids carry it, so that one
+        # restarted under the same name never reuses an id its previous process gave out
+        # (another node may still be sending to a socket of that process).
+        self.incarnation = secrets.token_hex(6)
         self.bus = Bus(
             redis,
             subscriber,
             self.keys,
             node_id,
+            self.incarnation,
             on_message=self._on_message,
             on_resubscribed=self._resubscribed,
             on_undelivered=self._undelivered,
+            on_gap=self._missed_from,
         )
-        # This process among the node's lives: connection and call ids carry it, so that one
-        # restarted under the same name never reuses an id its previous process gave out
-        # (another node may still be sending to a socket of that process).
-        self.incarnation = secrets.token_hex(6)
         self.calls = Calls(self.bus.send, node_id, self.incarnation)
         # Owner side: sockets other nodes hold, by (their node, their connection id).
         self._remote: dict[tuple[str, str], tuple[Room, Connection]] = {}
@@ -414,6 +416,11 @@ class ClusterNode:
         if held is not None:
             room, connection = held
             self._spawn(room.disconnect(connection))
+
+    def _missed_from(self, node: str) -> None:
+        # Some of what `node` sent here was lost: the sockets relayed from its rooms may have
+        # missed patches, so they reconnect for a fresh snapshot.
+        self._close_relayed(node, "the server lost messages from the room's server; reconnect")
 
     async def _resubscribed(self) -> None:
         # What was published to this node while it was away is lost: the sockets it relays
