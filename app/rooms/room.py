@@ -660,7 +660,7 @@ class Room:
             return
         self.lost = True
         for timer in (self.turn_timer, self.hand_timer, self.bot_timer):
-            timer.cancel()
+            timer.end()
         if self.on_lost is not None:
             self.on_lost(self)
 

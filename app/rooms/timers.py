@@ -2,7 +2,8 @@
 
 A timed step is the room's own move: nobody asked for it, so nobody would ask again if it
 failed. A step that raises (the database away, most often) is therefore tried again, after a
-growing pause, until it succeeds, the timer is re-armed or cancelled, or the room is closed.
+growing pause, until it succeeds, the timer is re-armed or cancelled, or the room is closed or
+lost to another owner (`end`, which also stops a step failing as it runs).
 """
 
 from __future__ import annotations
@@ -67,6 +68,14 @@ class OneShot:
         if not task.done():
             task.cancel()
 
+    def end(self) -> None:
+        """Stop for good, from inside the step too (the room it runs for is gone): a step
+        running now is not tried again."""
+        self.deadline_ms = None
+        task, self._task = self._task, None
+        if task is not None and task is not asyncio.current_task() and not task.done():
+            task.cancel()
+
     async def _run(self, delay_s: float, callback: Callable[[], Awaitable[None]]) -> None:
         await asyncio.sleep(delay_s)
         failures = 0
@@ -77,6 +86,9 @@ class OneShot:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                if self._task is not asyncio.current_task():
+                    # Ended or re-armed by the step that failed: not this task's to try again.
+                    return
                 failures += 1
                 pause = self.backoff.pause(failures)
                 # The first failure with its traceback; later ones in one line, not a flood.

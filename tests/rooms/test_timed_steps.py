@@ -218,3 +218,40 @@ async def test_a_seat_handed_to_a_bot_on_its_own_turn_is_played_by_the_bot(
     await eventually(lambda: logged(room) > 0)
     assert room.version > version + 1
     await directory.close()
+
+
+class CountingStore(MemoryMatchStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.appends = 0
+
+    async def append_action(self, **kwargs: Any) -> None:
+        self.appends += 1
+        await super().append_action(**kwargs)
+
+
+async def test_a_bot_turn_refused_because_another_owner_claimed_the_room_is_not_tried_again() -> (
+    None
+):
+    """The room is lost (another server has it now): trying its step again could only be
+    refused again, for as long as this process runs."""
+    store = CountingStore()
+    directory = directory_on(store)
+    room = await directory.create(
+        game="gin_rummy",
+        players=2,
+        options={},
+        bots=[(0, "easy"), (1, "easy")],
+        public=False,
+        spectators=True,
+    )
+    await eventually(lambda: logged(room) > 2)
+    await store.claim_room(room_id=room.room_id, epoch=room.fence.epoch)
+    await eventually(lambda: room.lost)
+    tries = store.appends
+    # Longer than the first few pauses between tries (0.1 s, doubling).
+    await asyncio.sleep(1.0)
+    assert store.appends == tries
+    assert room.room_id not in directory.rooms
+    assert not room.bot_timer.armed
+    await directory.close()
