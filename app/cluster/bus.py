@@ -7,13 +7,16 @@ ack, patches and answer are one message, not three). Messages to one node leave 
 they were queued, and Redis delivers one publisher's messages in order, so a socket's patches
 relayed through Redis keep their version order.
 
-Each bundle carries its sender (node and process) and a number that counts the sender's
-bundles to that channel. A publish whose answer did not come (Redis hung or the connection
-dropped) may have been delivered or not: it is published again, with its number, until it goes
-through, and a reader drops a number it has already had. One that cannot be sent within
-GIVE_UP_S is dropped, and an empty bundle with the next number goes in its place: the reader
-sees a number skipped (`on_gap`), so it knows that what the sender sent it meanwhile is lost,
-even if nothing else follows.
+Each bundle to a node's inbox carries its sender (node and process) and a number that counts
+the sender's bundles to that channel. A publish whose answer did not come (Redis hung, the
+connection dropped) may have been delivered or not: it is published again, with its number,
+until it goes through, and a reader drops a number it has already had. One that cannot be sent
+within GIVE_UP_S is dropped, and an empty bundle with the next number goes in its place: the
+reader sees a number skipped (`on_gap`), so it knows that what the sender sent it meanwhile is
+lost, even if nothing else follows. Bundles are numbered only to nodes that say they read
+numbers (`numbered`, from their marks of being alive): during a rolling upgrade a node of a
+release before them gets plain bundles, never published twice, and every node reads both;
+bundles to every node are plain.
 
 Pub/sub keeps nothing for a reader that is away: a node that loses its subscription (Redis
 restarted, the connection dropped) is told when it is back (`on_resubscribed`), since what was
@@ -44,6 +47,9 @@ RETRY_MAX_S = 2.0
 GIVE_UP_S = 10.0
 # Several messages to one node in one publish: this byte, then each as its length and itself.
 BUNDLE = b"B"
+# A numbered bundle: this byte, the sender's stream (its length in a byte, then itself), the
+# number (8 bytes), then the bundle.
+NUMBERED = b"N"
 
 
 def bundle(messages: list[bytes]) -> bytes:
@@ -54,13 +60,14 @@ def bundle(messages: list[bytes]) -> bytes:
 
 def stamped(stream: bytes, number: int, messages: list[bytes]) -> bytes:
     """A bundle with its sender's stream (node and process) and its number on the channel."""
-    return bytes((len(stream),)) + stream + number.to_bytes(8, "big") + bundle(messages)
+    head = NUMBERED + bytes((len(stream),)) + stream + number.to_bytes(8, "big")
+    return head + bundle(messages)
 
 
 def unstamped(data: bytes) -> tuple[bytes, int, bytes]:
-    """(stream, number, bundle) of a published bundle."""
-    end = 1 + data[0]
-    return data[1:end], int.from_bytes(data[end : end + 8], "big"), data[end + 8 :]
+    """(stream, number, bundle) of a numbered bundle."""
+    end = 2 + data[1]
+    return data[2:end], int.from_bytes(data[end : end + 8], "big"), data[end + 8 :]
 
 
 def unbundle(data: bytes) -> list[bytes]:
@@ -79,7 +86,8 @@ class Publish:
     """A bundle to publish to one channel, with its number there."""
 
     channel: str
-    number: int
+    # None: plain, for a node that does not read numbers (published once, never again).
+    number: int | None
     messages: list[bytes]
     first_queued: float
     tried: bool = False
@@ -109,6 +117,8 @@ class Bus:
         self.on_undelivered = on_undelivered
         self.on_gap = on_gap
         self._stream = f"{node_id} {incarnation}".encode()
+        # The nodes that read numbered bundles (the node keeps it up to date).
+        self.numbered: set[str] = set()
         # Destination channel -> messages in the order queued.
         self._queued: dict[str, list[bytes]] = {}
         # Published but not known to have gone through, oldest first.
@@ -180,6 +190,7 @@ class Bus:
                     if connection is not None:
                         await self._drop(connection)
                         connection = None
+                    self._unsent = [p for p in self._unsent if p.number is not None]
                     for publish in self._unsent:
                         publish.tried = True
                     self._give_up_old()
@@ -197,8 +208,13 @@ class Bus:
     def _number_queued(self) -> None:
         batch, self._queued = self._queued, {}
         now = asyncio.get_running_loop().time()
+        inbox_prefix = self.keys.inbox("")
         for channel, messages in batch.items():
-            self._unsent.append(Publish(channel, self._next_number(channel), messages, now))
+            numbered = channel.startswith(inbox_prefix) and (
+                channel[len(inbox_prefix) :] in self.numbered
+            )
+            number = self._next_number(channel) if numbered else None
+            self._unsent.append(Publish(channel, number, messages, now))
 
     def _next_number(self, channel: str) -> int:
         number = self._numbers.get(channel, 0) + 1
@@ -222,7 +238,14 @@ class Bus:
     async def _publish(self, connection: Connection, unsent: list[Publish]) -> None:
         """Every publish in one round trip."""
         commands = [
-            ("PUBLISH", p.channel, stamped(self._stream, p.number, p.messages)) for p in unsent
+            (
+                "PUBLISH",
+                p.channel,
+                bundle(p.messages)
+                if p.number is None
+                else stamped(self._stream, p.number, p.messages),
+            )
+            for p in unsent
         ]
         # The connection's own calls, without a pipeline's bookkeeping (a third of its cost).
         await connection.send_packed_command(connection.pack_commands(commands), False)
@@ -268,6 +291,9 @@ class Bus:
                         await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     def _heard_from(self, channel: bytes, data: bytes) -> None:
+        if data[:1] != NUMBERED:
+            self._hear(data)
+            return
         stream, number, bundled = unstamped(data)
         key = (stream, channel)
         last = self._heard.get(key)
@@ -276,6 +302,9 @@ class Bus:
         self._heard[key] = number
         if last is not None and number > last + 1:
             self.on_gap(stream.partition(b" ")[0].decode())
+        self._hear(bundled)
+
+    def _hear(self, bundled: bytes) -> None:
         for each in unbundle(bundled):
             try:
                 self.on_message(each)

@@ -8,6 +8,11 @@ open rooms nobody holds a lease on, and takes its share of those missing for a t
 (Redis forgets every lease when it restarts; their owners take them back at their next renewal,
 before anyone else moves). A room is also taken over at once by a node asked for it while
 nobody owns it, and by the first node to hear that its owner handed it over.
+
+A node whose last renewal is close to a lease old (Redis, or the way to it, is away) cannot
+tell whether another node has claimed its rooms: until it renews again, and once after that, it
+checks its rooms' epochs in the database every tick and before it serves one, and drops those
+claimed past its own, so a socket is never given a room's older state than one it has seen.
 """
 
 from __future__ import annotations
@@ -49,6 +54,11 @@ MAYBE_MADE = (
     "the server holding this room did not answer; your request may or may not have been made: "
     "read the room's state before trying again"
 )
+
+
+# What a node's mark of being alive says it reads, after the time the mark runs to: a node
+# of a release before numbered bundles marks only the time.
+READS = "numbered"
 
 
 def unavailable(error: BaseException) -> RoomError:
@@ -105,11 +115,14 @@ class ClusterNode:
         self._ticker: asyncio.Task[None] | None = None
         self._lobby_soon = False
         self._stopping = False
+        # When the last renewal that went through began (its leases run a lease from then).
+        self._renewed_at = time.monotonic()
         directory.on_room_closed = self._room_closed
 
     # -- life ----------------------------------------------------------------------------
 
     async def start(self) -> None:
+        self._renewed_at = time.monotonic()
         await self.redis.ping()
         await self.bus.start()
         await self._mark_alive()
@@ -178,7 +191,8 @@ class ClusterNode:
 
     async def find(self, room_id: str) -> RoomAccess:
         room = self.directory.rooms.get(room_id)
-        if room is not None and not room.lost:
+        in_doubt = room is not None and self._leases_in_doubt()
+        if room is not None and not room.lost and (not in_doubt or await self._still_held([room])):
             return room
         owner = await self._owner(room_id)
         if owner is None or owner == self.node_id:
@@ -281,10 +295,41 @@ class ClusterNode:
             return None
         self._owners.pop(room_id, None)
         self._missing_since.pop(room_id, None)
+        self._close_relays_elsewhere(room_id, self.node_id)
         self.bus.send_everyone(wire.moved(room_id, self.node_id))
         self.lobby_changed()
         log.info("took room %s over at epoch %d", room_id, room.fence.epoch)
         return room
+
+    def _leases_in_doubt(self, now: float | None = None) -> bool:
+        """Whether this node's leases may have run out: its last renewal is near a lease old."""
+        now = time.monotonic() if now is None else now
+        return now - self._renewed_at >= self.lease_s - self.tick_s
+
+    async def _still_held(self, rooms: list[Room]) -> bool:
+        """Drop those of `rooms` another node has claimed since this one did (by their epochs
+        in the database); whether they were all still this node's. RoomError if the database
+        cannot tell."""
+        if not rooms:
+            return True
+        try:
+            epochs = await self.directory.store.room_epochs([room.room_id for room in rooms])
+        except Exception as error:
+            # The database away too: nothing tells whose the rooms are.
+            raise unavailable(error) from error
+        held = True
+        for room in rooms:
+            if epochs.get(room.room_id) == room.fence.epoch or room.lost:
+                continue
+            held = False
+            if self.directory.rooms.get(room.room_id) is room:
+                log.warning(
+                    "room %s was claimed past epoch %d while the leases were in doubt; dropping it",
+                    room.room_id,
+                    room.fence.epoch,
+                )
+                self.directory.drop(room)
+        return held
 
     async def _release(self, room_id: str) -> None:
         with contextlib.suppress(RedisError, OSError):
@@ -310,19 +355,27 @@ class ClusterNode:
         Tried again while the room changes hands, up to two leases and a call's wait; `again`
         also after an owner that did not answer (for calls that change nothing).
         """
+        result, _ = await self.call_room_from(room_id, op, arguments, again=again)
+        return result
+
+    async def call_room_from(
+        self, room_id: str, op: str, arguments: dict[str, Any], *, again: bool
+    ) -> tuple[Any, str]:
+        """`call_room`, with the node that answered."""
         deadline = time.monotonic() + 2 * self.lease_s + 5
         delay = 0.05
         while True:
             room = self.directory.rooms.get(room_id)
             if room is not None and not room.lost:
-                return await HANDLERS[op](self, room, {**arguments, "from": self.node_id})
+                answer = await HANDLERS[op](self, room, {**arguments, "from": self.node_id})
+                return answer, self.node_id
             owner = await self._owner(room_id)
             if owner is None or owner == self.node_id:
                 if await self._take(room_id) is None and await self._owner(room_id) is None:
                     raise RoomError("room_not_found", f"no room {room_id!r}")
                 continue
             try:
-                return await self.calls.call(owner, op, room_id, arguments)
+                return await self.calls.call(owner, op, room_id, arguments), owner
             except NotHere:
                 self._owners.pop(room_id, None)
             except Unreachable as error:
@@ -333,9 +386,6 @@ class ClusterNode:
                 raise RoomError(UNAVAILABLE, TRY_AGAIN)
             await asyncio.sleep(delay)
             delay = min(0.5, delay * 2)
-
-    def owner_known(self, room_id: str) -> str | None:
-        return self._owners.get(room_id)
 
     # -- the relaying side ---------------------------------------------------------------
 
@@ -358,6 +408,14 @@ class ClusterNode:
                 del self._relayed[connection.conn_id]
                 connection.outbox.close(CLOSE_ROOM_MOVED, reason)
 
+    def _close_relays_elsewhere(self, room_id: str, owner: str) -> None:
+        """The room is `owner`'s now: its sockets relayed from another node close (that node
+        lost it, perhaps cut off, and may never tell them), and reconnect to the new owner."""
+        for connection in list(self._relayed.values()):
+            if connection.room_id == room_id and connection.owner not in (None, owner):
+                del self._relayed[connection.conn_id]
+                connection.outbox.close(CLOSE_ROOM_MOVED, "the room moved; reconnect")
+
     # -- the bus ---------------------------------------------------------------------------
 
     def _on_message(self, data: bytes) -> None:
@@ -365,7 +423,12 @@ class ClusterNode:
         if kind == wire.FRAME:
             owner, conn_id, text = wire.addressed(body)
             relayed = self._relayed.get(conn_id)
-            if relayed is None:
+            if relayed is not None and relayed.owner is None:
+                # The first frame names the owner that attached the socket.
+                relayed.owner = owner
+            if relayed is None or relayed.owner != owner:
+                # Gone, or attached by another owner: a late call (held up on the way while
+                # the room changed hands) attached it here too, and this one must let go.
                 self.bus.send(owner, wire.gone(self.node_id, conn_id))
             else:
                 relayed.outbox.send(text.decode())
@@ -374,9 +437,10 @@ class ClusterNode:
         elif kind == wire.CALL:
             self._spawn(serve(self, orjson.loads(body)))
         elif kind == wire.CLOSE:
-            _, conn_id, reason = wire.addressed(body)
-            relayed = self._relayed.pop(conn_id, None)
-            if relayed is not None:
+            owner, conn_id, reason = wire.addressed(body)
+            relayed = self._relayed.get(conn_id)
+            if relayed is not None and relayed.owner in (None, owner):
+                del self._relayed[conn_id]
                 code, text = orjson.loads(reason)
                 relayed.outbox.close(code, text)
         elif kind == wire.GONE:
@@ -391,6 +455,7 @@ class ClusterNode:
             return
         if owner is not None:
             self._owners[room_id] = owner
+            self._close_relays_elsewhere(room_id, owner)
             return
         self._owners.pop(room_id, None)
         # Handed over: the first node to hear it takes it.
@@ -436,7 +501,16 @@ class ClusterNode:
         leases ran out)."""
         room = self.directory.rooms.get(room_id)
         if room is not None:
-            return None if room.lost else room
+            if room.lost:
+                return None
+            if self._leases_in_doubt():
+                # A call held up on the way (Redis hung) may come after another node claimed
+                # the room: only the owner of its epoch answers it.
+                try:
+                    return room if await self._still_held([room]) else None
+                except RoomError:
+                    return None
+            return room
         try:
             if await self.leases.owner(room_id) != self.node_id:
                 return None
@@ -481,15 +555,26 @@ class ClusterNode:
             except (RedisError, OSError) as error:
                 # The rooms play on: the database's fence, not the lease, keeps them safe.
                 log.warning("could not reach Redis this tick: %s", error)
+                if self._leases_in_doubt():
+                    with contextlib.suppress(RoomError):
+                        await self._still_held(list(self.directory.rooms.values()))
             except Exception:
                 log.exception("the cluster tick failed")
 
     async def _tick(self, *, scan: bool) -> None:
+        started = time.monotonic()
+        in_doubt = self._leases_in_doubt(started)
         for room_id in await self.leases.renew(list(self.directory.rooms)):
             room = self.directory.rooms.get(room_id)
             if room is not None:
                 log.warning("room %s is held by another node now; dropping it", room_id)
                 self.directory.drop(room)
+        self._renewed_at = started
+        if in_doubt:
+            # The leases may have run out before this renewal, and a room been claimed and
+            # given up by another node since: the renewal took its lease again.
+            with contextlib.suppress(RoomError):
+                await self._still_held(list(self.directory.rooms.values()))
         await self._mark_alive()
         await self._close_relays_of_dead_owners()
         await self._drop_sockets_of_dead_nodes()
@@ -497,14 +582,26 @@ class ClusterNode:
             await self._scan_orphans()
 
     async def _mark_alive(self) -> None:
-        until = int((time.time() + self.lease_s) * 1000)
+        now_ms = int(time.time() * 1000)
+        until = now_ms + int(self.lease_s * 1000)
         pipe = self.redis.pipeline(transaction=True)
-        pipe.set(self.keys.alive(self.node_id), until, px=int(self.lease_s * 1000))
+        # The mark says what the node reads besides: numbered bundles (app.cluster.bus).
+        pipe.set(self.keys.alive(self.node_id), f"{until} {READS}", px=int(self.lease_s * 1000))
         pipe.zadd(self.keys.nodes, {self.node_id: until})
         # Nodes gone for a minute leave the set.
         pipe.zremrangebyscore(self.keys.nodes, "-inf", until - 60_000)
         await self._queue_lobby(pipe)
-        await pipe.execute()
+        pipe.zrangebyscore(self.keys.nodes, now_ms, "+inf")
+        members = (await pipe.execute())[-1]
+        nodes = [bytes(member).decode() for member in members]
+        marks: list[Any] = (
+            await self.redis.mget([self.keys.alive(node) for node in nodes]) if nodes else []
+        )
+        self.bus.numbered = {
+            node
+            for node, mark in zip(nodes, marks, strict=True)
+            if mark is not None and READS.encode() in bytes(mark).split()[1:]
+        }
 
     async def _queue_lobby(self, pipe: Any) -> None:
         lobby = self.keys.lobby(self.node_id)

@@ -27,13 +27,15 @@ class RoomCaller(Protocol):
         self, room_id: str, op: str, arguments: dict[str, Any], *, again: bool
     ) -> Any: ...
 
+    async def call_room_from(
+        self, room_id: str, op: str, arguments: dict[str, Any], *, again: bool
+    ) -> tuple[Any, str]: ...
+
     def relay(self, connection: RelayedConnection) -> None: ...
 
     def unrelay(self, connection: RelayedConnection) -> None: ...
 
     def new_connection_id(self) -> str: ...
-
-    def owner_known(self, room_id: str) -> str | None: ...
 
 
 class RelayedConnection(Connection):
@@ -140,16 +142,24 @@ class RemoteRoom:
         connection = RelayedConnection(
             outbox, None, token_hash, self._room_id, self._caller.new_connection_id()
         )
-        # Known here before the owner answers: its snapshot may come first.
+        # Known here before the owner answers: its snapshot may come first, and names the owner.
         self._caller.relay(connection)
         try:
-            connection.seat = await self._read(
-                "connect", token_hash=token_hash, conn=connection.conn_id
+            connection.seat, owner = await self._caller.call_room_from(
+                self._room_id,
+                "connect",
+                {"token_hash": token_hash, "conn": connection.conn_id},
+                again=True,
             )
         except BaseException:
             self._caller.unrelay(connection)
             raise
-        connection.owner = self._caller.owner_known(self._room_id)
+        if connection.owner not in (None, owner):
+            # Frames of a first try, answered late by an owner that has lost the room since,
+            # came before those of the owner that answered: the socket starts again.
+            self._detach(connection)
+            raise RoomError("room_moved", "the room moved; reconnect")
+        connection.owner = owner
         return connection
 
     async def disconnect(self, connection: Connection) -> None:

@@ -10,6 +10,7 @@ of a busy server scanning the whole log once more (docs/performance.md).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -229,6 +230,10 @@ class MemoryMatchStore:
 
     async def open_room_ids(self) -> list[str]:
         return sorted(r.room.room_id for r in await self.open_rooms())
+
+    async def room_epochs(self, room_ids: Sequence[str]) -> dict[str, int]:
+        kept = (self._rooms.get(room_id) for room_id in room_ids)
+        return {k.room.room_id: k.room.epoch for k in kept if k and k.room.status != ROOM_CLOSED}
 
     async def close_room(self, *, room_id: str, epoch: int | None = None) -> None:
         kept = self._rooms.get(room_id)

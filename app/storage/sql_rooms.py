@@ -3,6 +3,7 @@ with app.storage.prepared's upsert; read here)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -67,3 +68,12 @@ async def open_room_ids(connection: AsyncConnection) -> list[str]:
         select(ROOMS.c.id).where(ROOMS.c.status != ROOM_CLOSED).order_by(ROOMS.c.id)
     )
     return list(rows.scalars())
+
+
+async def room_epochs(connection: AsyncConnection, room_ids: Sequence[str]) -> dict[str, int]:
+    rows = await connection.execute(
+        select(ROOMS.c.id, ROOMS.c.epoch).where(
+            ROOMS.c.id.in_(list(room_ids)), ROOMS.c.status != ROOM_CLOSED
+        )
+    )
+    return dict(rows.tuples().all())

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import zlib
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -278,6 +279,12 @@ class SqlMatchStore:
     async def open_room_ids(self) -> list[str]:
         async with self.engine.connect() as connection:
             return await sql_rooms.open_room_ids(connection)
+
+    async def room_epochs(self, room_ids: Sequence[str]) -> dict[str, int]:
+        if not room_ids:
+            return {}
+        async with self.engine.connect() as connection:
+            return await sql_rooms.room_epochs(connection, room_ids)
 
     async def close_room(self, *, room_id: str, epoch: int | None = None) -> None:
         values: dict[str, Any] = {

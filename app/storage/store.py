@@ -16,6 +16,7 @@ gives the SQL store, whose schema must already exist (see app.storage.migrate).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from app.storage.records import (
@@ -173,6 +174,11 @@ class MatchStore(Protocol):
 
     async def open_room_ids(self) -> list[str]:
         """The ids of every room not closed."""
+        ...
+
+    async def room_epochs(self, room_ids: Sequence[str]) -> dict[str, int]:
+        """The epoch of each of these rooms that is open (closed and unknown ones left out):
+        an owner unsure of its leases checks that nobody claimed its rooms meanwhile."""
         ...
 
     async def close_room(self, *, room_id: str, epoch: int | None = None) -> None:

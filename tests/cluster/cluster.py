@@ -96,12 +96,15 @@ class Cluster:
         index = len(self.nodes)
         env = server_env(
             self.tmp / f"n{index}",
-            DATABASE_URL=self.database_url,
-            MELDHALL_REDIS_URL=self.redis_url,
-            MELDHALL_CLUSTER_NAME=self.name,
-            MELDHALL_NODE_ID=f"n{index}",
-            MELDHALL_LEASE_S=str(self.lease_s),
-            **{**self.settings, **settings},
+            **{
+                "DATABASE_URL": self.database_url,
+                "MELDHALL_REDIS_URL": self.redis_url,
+                "MELDHALL_CLUSTER_NAME": self.name,
+                "MELDHALL_NODE_ID": f"n{index}",
+                "MELDHALL_LEASE_S": str(self.lease_s),
+                **self.settings,
+                **settings,
+            },
         )
         node = ServerProcess(env, self.tmp / f"n{index}.log")
         self.nodes.append(node)

@@ -11,7 +11,6 @@ the room takes that action in at its next write, and holds what its log holds.
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +26,7 @@ from app.games.registry import engine_for
 from app.storage.migrate import upgrade_to_head
 from app.storage.store import open_store
 from tests.api.live import bearer, create_room, join, live_server
+from tests.proxies import FreezingProxy
 from tests.storage.databases import drop_postgres_database, fresh_postgres_database
 
 pytestmark = pytest.mark.postgres
@@ -34,54 +34,6 @@ pytestmark = pytest.mark.postgres
 TIMEOUT_S = 2.0
 # A bound for the test to fail by: the statement's timeout, then a reconnection's.
 ANSWER_BOUND_S = 4 * TIMEOUT_S + 5
-
-
-class FreezingProxy:
-    """A TCP proxy to PostgreSQL on a loop of its own, which holds all traffic while frozen."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.target = (host, port)
-        self.loop = asyncio.new_event_loop()
-        self.thawed = asyncio.Event()
-        self.thawed.set()
-        self.port = 0
-        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-
-    def start(self) -> FreezingProxy:
-        self._thread.start()
-        server = asyncio.run_coroutine_threadsafe(self._serve(), self.loop).result(10)
-        self.port = server.sockets[0].getsockname()[1]
-        return self
-
-    def freeze(self) -> None:
-        self.loop.call_soon_threadsafe(self.thawed.clear)
-
-    def thaw(self) -> None:
-        self.loop.call_soon_threadsafe(self.thawed.set)
-
-    def stop(self) -> None:
-        self.thaw()
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(10)
-
-    async def _serve(self) -> asyncio.Server:
-        return await asyncio.start_server(self._connect, "127.0.0.1", 0)
-
-    async def _connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await self.thawed.wait()
-        up_reader, up_writer = await asyncio.open_connection(*self.target)
-        await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
-
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while data := await reader.read(65536):
-                await self.thawed.wait()
-                writer.write(data)
-                await writer.drain()
-        except OSError:
-            pass
-        finally:
-            writer.close()
 
 
 @contextmanager

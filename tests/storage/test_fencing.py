@@ -74,6 +74,18 @@ async def test_a_closed_or_unknown_room_cannot_be_claimed(store: MatchStore) -> 
         assert lost.value.code == "claim_lost"
 
 
+async def test_room_epochs_gives_the_open_rooms_epochs_after_their_claims(
+    store: MatchStore,
+) -> None:
+    for room_id in ("r1", "r2", "r3"):
+        await store.save_room(room=waiting_room(room_id))
+    await store.claim_room(room_id="r1", epoch=0)
+    await store.claim_room(room_id="r1", epoch=1)
+    await store.close_room(room_id="r3")
+    assert await store.room_epochs(["r1", "r2", "r3", "nowhere"]) == {"r1": 2, "r2": 0}
+    assert await store.room_epochs([]) == {}
+
+
 async def test_writes_under_the_current_epoch_are_kept(store: MatchStore) -> None:
     await store.save_room(room=waiting_room())
     fence = await store.claim_room(room_id="r1", epoch=0)
