@@ -1,4 +1,4 @@
-"""The long chaos run: a cluster's tables played through kills, a pause and a Redis restart.
+"""The long chaos run: a cluster's tables played through kills, a pause, a Redis restart and a hang.
 
     .venv/bin/python bench/chaos_cluster.py                     # 3 nodes, 24 tables, 5 minutes
     .venv/bin/python bench/chaos_cluster.py --minutes 20 --tables 60 --kill-every 3
@@ -7,11 +7,12 @@ Three nodes (`meldhall serve` subprocesses on 127.0.0.1, lease --lease seconds) 
 PostgreSQL database and a redis-server of their own play tables of both games (people on every
 node and bots, 2-4 seats, a spectator each) in rounds until the time is up: a random node is
 killed -9 every few seconds and started again, one node is paused past its lease in each round
-and resumed, and Redis is restarted once a round. After each round it prints what the suite's
-short run (tests/cluster/test_chaos.py) asserts is zero: acknowledged actions lost or applied
-twice, rooms unfinished, versions gone back, patch gaps, hidden cards or tiles that reached a
-viewer, unexpected refusals; and how many reconnections the players made. The run is bounded
-by --minutes (and each round by its own deadline); every process is stopped by its PID.
+and resumed, Redis is restarted once a round and hung (SIGSTOP) past the lease once a round.
+After each round it prints what the suite's short run (tests/cluster/test_chaos.py) asserts is
+zero: acknowledged actions lost or applied twice, rooms unfinished, versions gone back, patch
+gaps, hidden cards or tiles that reached a viewer, unexpected refusals; and how many
+reconnections the players made. The run is bounded by --minutes (and each round by its own
+deadline); every process is stopped by its PID.
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ async def round_(cluster: Cluster, redis: RedisServer, options: argparse.Namespa
         tables += await open_tables(
             cluster, options.tables // len(cluster.nodes), seed=1000 * n + owner, owner=owner
         )
-    chaos = Chaos(cluster, redis, options.round_seconds, options.kill_every, seed=n)
+    chaos = Chaos(
+        cluster, redis, options.round_seconds, options.kill_every, seed=n, hang_redis=True
+    )
     matches = asyncio.create_task(play_all(tables, options.round_seconds + 300, options.pace))
     await chaos.run()
     still = playing(tables)

@@ -76,4 +76,4 @@ async def room_epochs(connection: AsyncConnection, room_ids: Sequence[str]) -> d
             ROOMS.c.id.in_(list(room_ids)), ROOMS.c.status != ROOM_CLOSED
         )
     )
-    return dict(rows.tuples().all())
+    return {row.id: row.epoch for row in rows}
