@@ -59,9 +59,14 @@ async def round_(cluster: Cluster, redis: RedisServer, options: argparse.Namespa
     found = await faults(cluster, tables)
     players = [player for table in tables for player in table.players]
     bad = sum(len(items) for items in found.values())
+
+    def happened(what: str) -> int:
+        return sum(event.endswith(what) for event in chaos.events)
+
     print(
         f"round {n}: {len(tables)} tables, {still} still playing when the faults ended; "
-        f"{sum(e.endswith('killed') for e in chaos.events)} kills, 1 pause, 1 Redis restart; "
+        f"{happened('killed')} kills, {happened('paused')} pauses, "
+        f"{happened('redis stopped')} Redis restarts, {happened('redis hung')} Redis hangs; "
         f"{sum(p.connections for p in players) - len(players)} reconnections; "
         + ", ".join(f"{what} {len(items)}" for what, items in found.items()),
         flush=True,
