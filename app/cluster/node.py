@@ -13,6 +13,10 @@ A node whose last renewal is close to a lease old (Redis, or the way to it, is a
 tell whether another node has claimed its rooms: until it renews again, and once after that, it
 checks its rooms' epochs in the database every tick and before it serves one, and drops those
 claimed past its own, so a socket is never given a room's older state than one it has seen.
+
+A node that has not reached the database for a lease, while another node says it does, hands
+its rooms over (`_watch_database`). The orphan scan and the epoch checks read the database, so
+they run beside the ticks: a slow database never holds up the renewals.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import math
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Coroutine, Mapping
 from typing import Any
 
 import orjson
@@ -59,6 +63,8 @@ MAYBE_MADE = (
 # What a node's mark of being alive says it reads, after the time the mark runs to: a node
 # of a release before numbered bundles marks only the time.
 READS = "numbered"
+# ... and that it reaches the database (it did within the last lease).
+DATABASE = "database"
 
 
 def unavailable(error: BaseException) -> RoomError:
@@ -113,6 +119,12 @@ class ClusterNode:
         self._taking: dict[str, asyncio.Task[Room | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self._beside: dict[str, asyncio.Task[None]] = {}
+        # When this node last reached the database (app start counts: it had just migrated).
+        self._database_at = time.monotonic()
+        # Whether another node said at the last tick that it reaches the database.
+        self._others_reach_database = False
         self._lobby_soon = False
         self._stopping = False
         # When the last renewal that went through began (its leases run a lease from then).
@@ -126,15 +138,18 @@ class ClusterNode:
         await self.redis.ping()
         await self.bus.start()
         await self._mark_alive()
-        self._ticker = asyncio.get_running_loop().create_task(self._tick_forever(), name="ticker")
+        loop = asyncio.get_running_loop()
+        self._ticker = loop.create_task(self._tick_forever(), name="ticker")
+        self._watcher = loop.create_task(self._watch_database(), name="database-watch")
 
     async def stop(self) -> None:
         """Hand every room over to the other nodes, then leave the cluster."""
         self._stopping = True
-        if self._ticker is not None:
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticker
+        for task in (self._ticker, self._watcher, *self._beside.values()):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for room in list(self.directory.rooms.values()):
             await self.directory.hand_over(room)
             with contextlib.suppress(RedisError, OSError):
@@ -275,6 +290,10 @@ class ClusterNode:
             return room
         if self._stopping:
             return None
+        if not self._reaches_database() and self._others_reach_database:
+            # It could not be rebuilt here, and its lease, taken, would keep it from a node
+            # that can.
+            raise RoomError(UNAVAILABLE, TRY_AGAIN)
         try:
             owner = await self.leases.owner(room_id)
             if owner is None and not await self.leases.take(room_id):
@@ -300,6 +319,53 @@ class ClusterNode:
         self.lobby_changed()
         log.info("took room %s over at epoch %d", room_id, room.fence.epoch)
         return room
+
+    # -- the database ----------------------------------------------------------------------
+
+    def _reaches_database(self) -> bool:
+        return time.monotonic() - self._database_at < self.lease_s
+
+    async def _watch_database(self) -> None:
+        """Every tick, one round trip to the database, bounded by the tick. A node that has not
+        reached it for a lease while another node does hands its rooms over, as a stopping
+        node would: they would wait for the database for as long as it is away from this node,
+        while another can serve them now."""
+        while True:
+            await asyncio.sleep(self.tick_s)
+            if self._stopping:
+                return
+            try:
+                async with asyncio.timeout(self.tick_s):
+                    await self.directory.store.ping()
+            except Exception as error:
+                if self._reaches_database():
+                    log.warning("could not reach the database: %r", error)
+            else:
+                self._database_at = time.monotonic()
+                continue
+            if not self._reaches_database() and self._others_reach_database:
+                self._hand_over_without_database()
+
+    def _hand_over_without_database(self) -> None:
+        rooms = [room for room in self.directory.rooms.values() if not room.lost]
+        if not rooms:
+            return
+        log.warning(
+            "handing %d rooms over: this node has not reached the database for %.0f s and "
+            "another node does",
+            len(rooms),
+            time.monotonic() - self._database_at,
+        )
+        for room in rooms:
+            # Not under the room's lock: an action under way may wait for the database as
+            # long as it is away. The fence keeps its write out once another node claims the
+            # room; one that was committed before, the new owner reads after its claim.
+            self.directory.drop(room)
+            self._spawn(self._handed_over(room.room_id))
+
+    async def _handed_over(self, room_id: str) -> None:
+        await self._release(room_id)
+        self.bus.send_everyone(wire.moved(room_id, None))
 
     def _leases_in_doubt(self, now: float | None = None) -> bool:
         """Whether this node's leases may have run out: its last renewal is near a lease old."""
@@ -554,10 +620,9 @@ class ClusterNode:
                 await self._tick(scan=ticks % 2 == 0)
             except (RedisError, OSError) as error:
                 # The rooms play on: the database's fence, not the lease, keeps them safe.
-                log.warning("could not reach Redis this tick: %s", error)
+                log.warning("could not reach Redis this tick: %r", error)
                 if self._leases_in_doubt():
-                    with contextlib.suppress(RoomError):
-                        await self._still_held(list(self.directory.rooms.values()))
+                    self._beside_ticks("fence check", self._check_fences())
             except Exception:
                 log.exception("the cluster tick failed")
 
@@ -573,20 +638,42 @@ class ClusterNode:
         if in_doubt:
             # The leases may have run out before this renewal, and a room been claimed and
             # given up by another node since: the renewal took its lease again.
-            with contextlib.suppress(RoomError):
-                await self._still_held(list(self.directory.rooms.values()))
+            self._beside_ticks("fence check", self._check_fences())
         await self._mark_alive()
         await self._close_relays_of_dead_owners()
         await self._drop_sockets_of_dead_nodes()
         if scan:
-            await self._scan_orphans()
+            self._beside_ticks("orphan scan", self._scan_orphans())
+
+    def _beside_ticks(self, name: str, work: Coroutine[Any, Any, None]) -> None:
+        """Work that reads the database runs beside the ticks, never in their way: a slow
+        database must not hold up the renewals (the leases would run out on every node). One
+        of each at a time; a tick that finds it still running skips it."""
+        running = self._beside.get(name)
+        if running is not None and not running.done():
+            work.close()
+            return
+
+        async def run() -> None:
+            try:
+                await work
+            except (RoomError, StoreError, RedisError, OSError) as error:
+                log.warning("%s failed: %r", name, error)
+            except Exception:
+                log.exception("%s failed", name)
+
+        self._beside[name] = asyncio.get_running_loop().create_task(run(), name=name)
+
+    async def _check_fences(self) -> None:
+        await self._still_held(list(self.directory.rooms.values()))
 
     async def _mark_alive(self) -> None:
         now_ms = int(time.time() * 1000)
         until = now_ms + int(self.lease_s * 1000)
         pipe = self.redis.pipeline(transaction=True)
         # The mark says what the node reads besides: numbered bundles (app.cluster.bus).
-        pipe.set(self.keys.alive(self.node_id), f"{until} {READS}", px=int(self.lease_s * 1000))
+        reads = f"{until} {READS} {DATABASE}" if self._reaches_database() else f"{until} {READS}"
+        pipe.set(self.keys.alive(self.node_id), reads, px=int(self.lease_s * 1000))
         pipe.zadd(self.keys.nodes, {self.node_id: until})
         # Nodes gone for a minute leave the set.
         pipe.zremrangebyscore(self.keys.nodes, "-inf", until - 60_000)
@@ -597,11 +684,15 @@ class ClusterNode:
         marks: list[Any] = (
             await self.redis.mget([self.keys.alive(node) for node in nodes]) if nodes else []
         )
-        self.bus.numbered = {
-            node
+        said = {
+            node: bytes(mark).split()[1:]
             for node, mark in zip(nodes, marks, strict=True)
-            if mark is not None and READS.encode() in bytes(mark).split()[1:]
+            if mark is not None
         }
+        self.bus.numbered = {node for node, words in said.items() if READS.encode() in words}
+        self._others_reach_database = any(
+            DATABASE.encode() in words for node, words in said.items() if node != self.node_id
+        )
 
     async def _queue_lobby(self, pipe: Any) -> None:
         lobby = self.keys.lobby(self.node_id)

@@ -231,6 +231,9 @@ class MemoryMatchStore:
     async def open_room_ids(self) -> list[str]:
         return sorted(r.room.room_id for r in await self.open_rooms())
 
+    async def ping(self) -> None:
+        return None
+
     async def room_epochs(self, room_ids: Sequence[str]) -> dict[str, int]:
         kept = (self._rooms.get(room_id) for room_id in room_ids)
         return {k.room.room_id: k.room.epoch for k in kept if k and k.room.status != ROOM_CLOSED}

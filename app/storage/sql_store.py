@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import literal, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.storage import sql_reads, sql_rooms
@@ -279,6 +279,10 @@ class SqlMatchStore:
     async def open_room_ids(self) -> list[str]:
         async with self.engine.connect() as connection:
             return await sql_rooms.open_room_ids(connection)
+
+    async def ping(self) -> None:
+        async with self.engine.connect() as connection:
+            await connection.execute(select(literal(1)))
 
     async def room_epochs(self, room_ids: Sequence[str]) -> dict[str, int]:
         if not room_ids:

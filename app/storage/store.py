@@ -176,6 +176,10 @@ class MatchStore(Protocol):
         """The ids of every room not closed."""
         ...
 
+    async def ping(self) -> None:
+        """One round trip to the database; raises what reaching it raises."""
+        ...
+
     async def room_epochs(self, room_ids: Sequence[str]) -> dict[str, int]:
         """The epoch of each of these rooms that is open (closed and unknown ones left out):
         an owner unsure of its leases checks that nobody claimed its rooms meanwhile."""
