@@ -14,8 +14,8 @@ tell whether another node has claimed its rooms: until it renews again, and once
 checks its rooms' epochs in the database every tick and before it serves one, and drops those
 claimed past its own, so a socket is never given a room's older state than one it has seen.
 
-A node that has not reached the database for a lease, while another node says it does, hands
-its rooms over (`_watch_database`). The orphan scan and the epoch checks read the database, so
+A node that has not reached the database for two leases, while another node says it does,
+hands its rooms over (`_watch_database`). The orphan scan and the epoch checks read the database, so
 they run beside the ticks: a slow database never holds up the renewals.
 """
 
@@ -322,14 +322,16 @@ class ClusterNode:
 
     # -- the database ----------------------------------------------------------------------
 
-    def _reaches_database(self) -> bool:
-        return time.monotonic() - self._database_at < self.lease_s
+    def _reaches_database(self, within_leases: float = 1.0) -> bool:
+        return time.monotonic() - self._database_at < within_leases * self.lease_s
 
     async def _watch_database(self) -> None:
         """Every tick, one round trip to the database, bounded by the tick. A node that has not
-        reached it for a lease while another node does hands its rooms over, as a stopping
+        reached it for two leases while another node does hands its rooms over, as a stopping
         node would: they would wait for the database for as long as it is away from this node,
-        while another can serve them now."""
+        while another can serve them now. Two leases, not one: when the database goes away
+        for every node, a mark written just before still says "database" for a lease, and
+        handing rooms to nodes that cannot take them would only close everyone's sockets."""
         while True:
             await asyncio.sleep(self.tick_s)
             if self._stopping:
@@ -343,7 +345,7 @@ class ClusterNode:
             else:
                 self._database_at = time.monotonic()
                 continue
-            if not self._reaches_database() and self._others_reach_database:
+            if not self._reaches_database(within_leases=2) and self._others_reach_database:
                 self._hand_over_without_database()
 
     def _hand_over_without_database(self) -> None:
