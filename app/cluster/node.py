@@ -15,8 +15,8 @@ checks its rooms' epochs in the database every tick and before it serves one, an
 claimed past its own, so a socket is never given a room's older state than one it has seen.
 
 A node that has not reached the database for two leases, while another node says it does,
-hands its rooms over (`_watch_database`). The orphan scan and the epoch checks read the database, so
-they run beside the ticks: a slow database never holds up the renewals.
+hands its rooms over (`_watch_database`). The orphan scan and the epoch checks read the
+database, so they run beside the ticks: a slow database never holds up the renewals.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import math
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 
 import orjson
@@ -123,6 +123,10 @@ class ClusterNode:
         self._beside: dict[str, asyncio.Task[None]] = {}
         # When this node last reached the database (app start counts: it had just migrated).
         self._database_at = time.monotonic()
+        # The nodes whose marks of being alive the last tick read, each with what it says.
+        self._alive: dict[str, list[bytes]] = {}
+        # ... and those it read no mark of: gone.
+        self._gone: set[str] = set()
         # Whether another node said at the last tick that it reaches the database.
         self._others_reach_database = False
         self._lobby_soon = False
@@ -206,8 +210,7 @@ class ClusterNode:
 
     async def find(self, room_id: str) -> RoomAccess:
         room = self.directory.rooms.get(room_id)
-        in_doubt = room is not None and self._leases_in_doubt()
-        if room is not None and not room.lost and (not in_doubt or await self._still_held([room])):
+        if room is not None and not room.lost and await self._still_ours(room):
             return room
         owner = await self._owner(room_id)
         if owner is None or owner == self.node_id:
@@ -374,6 +377,11 @@ class ClusterNode:
         now = time.monotonic() if now is None else now
         return now - self._renewed_at >= self.lease_s - self.tick_s
 
+    async def _still_ours(self, room: Room) -> bool:
+        """Whether a room held here is still this node's to serve: asked of the database only
+        while the leases are in doubt. RoomError if the database cannot tell."""
+        return not self._leases_in_doubt() or await self._still_held([room])
+
     async def _still_held(self, rooms: list[Room]) -> bool:
         """Drop those of `rooms` another node has claimed since this one did (by their epochs
         in the database); whether they were all still this node's. RoomError if the database
@@ -471,18 +479,20 @@ class ClusterNode:
 
     def _close_relayed(self, owner: str | None, reason: str) -> None:
         """Close the relayed sockets of rooms `owner` held (all of them for None)."""
-        for connection in list(self._relayed.values()):
-            if owner is None or connection.owner == owner:
-                del self._relayed[connection.conn_id]
-                connection.outbox.close(CLOSE_ROOM_MOVED, reason)
+        self._close_relays(lambda c: owner is None or c.owner == owner, reason)
 
     def _close_relays_elsewhere(self, room_id: str, owner: str) -> None:
         """The room is `owner`'s now: its sockets relayed from another node close (that node
         lost it, perhaps cut off, and may never tell them), and reconnect to the new owner."""
-        for connection in list(self._relayed.values()):
-            if connection.room_id == room_id and connection.owner not in (None, owner):
-                del self._relayed[connection.conn_id]
-                connection.outbox.close(CLOSE_ROOM_MOVED, "the room moved; reconnect")
+        self._close_relays(
+            lambda c: c.room_id == room_id and c.owner not in (None, owner),
+            "the room moved; reconnect",
+        )
+
+    def _close_relays(self, which: Callable[[RelayedConnection], bool], reason: str) -> None:
+        for connection in [c for c in self._relayed.values() if which(c)]:
+            del self._relayed[connection.conn_id]
+            connection.outbox.close(CLOSE_ROOM_MOVED, reason)
 
     # -- the bus ---------------------------------------------------------------------------
 
@@ -571,14 +581,12 @@ class ClusterNode:
         if room is not None:
             if room.lost:
                 return None
-            if self._leases_in_doubt():
-                # A call held up on the way (Redis hung) may come after another node claimed
-                # the room: only the owner of its epoch answers it.
-                try:
-                    return room if await self._still_held([room]) else None
-                except RoomError:
-                    return None
-            return room
+            # A call held up on the way (Redis hung) may come after another node claimed the
+            # room: only the owner of its epoch answers it.
+            try:
+                return room if await self._still_ours(room) else None
+            except RoomError:
+                return None
         try:
             if await self.leases.owner(room_id) != self.node_id:
                 return None
@@ -642,8 +650,8 @@ class ClusterNode:
             # given up by another node since: the renewal took its lease again.
             self._beside_ticks("fence check", self._check_fences())
         await self._mark_alive()
-        await self._close_relays_of_dead_owners()
-        await self._drop_sockets_of_dead_nodes()
+        self._close_relays_of_dead_owners()
+        self._drop_sockets_of_dead_nodes()
         if scan:
             self._beside_ticks("orphan scan", self._scan_orphans())
 
@@ -682,18 +690,23 @@ class ClusterNode:
         await self._queue_lobby(pipe)
         pipe.zrangebyscore(self.keys.nodes, now_ms, "+inf")
         members = (await pipe.execute())[-1]
-        nodes = [bytes(member).decode() for member in members]
-        marks: list[Any] = (
-            await self.redis.mget([self.keys.alive(node) for node in nodes]) if nodes else []
+        # The marks of the nodes alive, and of every node this one relays for or holds sockets
+        # of, in one read: whose mark is gone is gone.
+        nodes = sorted(
+            {bytes(member).decode() for member in members}
+            | {c.owner for c in self._relayed.values() if c.owner is not None}
+            | {node for node, _ in self._remote}
         )
-        said = {
+        marks: list[Any] = await self.redis.mget([self.keys.alive(node) for node in nodes])
+        self._alive = {
             node: bytes(mark).split()[1:]
             for node, mark in zip(nodes, marks, strict=True)
             if mark is not None
         }
-        self.bus.numbered = {node for node, words in said.items() if READS.encode() in words}
+        self._gone = {node for node, mark in zip(nodes, marks, strict=True) if mark is None}
+        self.bus.numbered = {node for node, said in self._alive.items() if READS.encode() in said}
         self._others_reach_database = any(
-            DATABASE.encode() in words for node, words in said.items() if node != self.node_id
+            DATABASE.encode() in said for node, said in self._alive.items() if node != self.node_id
         )
 
     async def _queue_lobby(self, pipe: Any) -> None:
@@ -704,26 +717,16 @@ class ClusterNode:
             pipe.hset(lobby, mapping=entries)
             pipe.pexpire(lobby, int(self.lease_s * 3000))
 
-    async def _close_relays_of_dead_owners(self) -> None:
-        owners = sorted({c.owner for c in self._relayed.values() if c.owner is not None})
-        if not owners:
-            return
-        marks = await self.redis.mget([self.keys.alive(owner) for owner in owners])
-        for owner, mark in zip(owners, marks, strict=True):
-            if mark is None:
-                self._close_relayed(owner, "the room's server stopped; reconnect")
+    def _close_relays_of_dead_owners(self) -> None:
+        """By the marks `_mark_alive` read just before."""
+        for owner in {c.owner for c in self._relayed.values() if c.owner in self._gone}:
+            self._close_relayed(owner, "the room's server stopped; reconnect")
 
-    async def _drop_sockets_of_dead_nodes(self) -> None:
+    def _drop_sockets_of_dead_nodes(self) -> None:
         """The sockets other nodes held here, of nodes that are gone (a room nobody sends to
-        would keep them for good, and never count as idle)."""
-        holders = sorted({node for node, _ in self._remote})
-        if not holders:
-            return
-        marks = await self.redis.mget([self.keys.alive(node) for node in holders])
-        for node, mark in zip(holders, marks, strict=True):
-            if mark is None:
-                for key in [key for key in self._remote if key[0] == node]:
-                    self._drop_remote(*key)
+        would keep them for good, and never count as idle); by the marks read just before."""
+        for key in [key for key in self._remote if key[0] in self._gone]:
+            self._drop_remote(*key)
 
     async def _scan_orphans(self) -> None:
         now = time.monotonic()
