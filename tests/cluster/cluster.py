@@ -110,9 +110,10 @@ class Cluster:
         self.nodes.append(node)
         return node
 
-    def start(self, count: int) -> Cluster:
-        for _ in range(count):
-            self.add_node().start(wait=False)
+    def start(self, count: int, first: dict[str, str] | None = None) -> Cluster:
+        """`count` nodes, the first with the settings `first` besides the cluster's."""
+        for index in range(count):
+            self.add_node(**((first or {}) if index == 0 else {})).start(wait=False)
         for node in self.nodes:
             node.wait_healthy()
         return self

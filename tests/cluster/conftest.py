@@ -34,6 +34,11 @@ TEST_SETTINGS = {
     "MELDHALL_WS_MESSAGES_PER_SECOND": "10000",
     "MELDHALL_WS_BURST": "10000",
 }
+# People and bots at a pace that keeps most matches going past a fault of a few leases (a
+# kill, a pause, Redis or the database away), even on a quiet machine where the server answers
+# at once.
+FAULT_PACE_S = 0.4
+FAULT_SETTINGS = {**TEST_SETTINGS, "MELDHALL_BOT_DELAY_MS": "400"}
 
 
 @pytest.fixture

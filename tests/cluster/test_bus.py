@@ -108,6 +108,18 @@ def resume(redis_server: RedisServer) -> None:
     redis_server.process.send_signal(signal.SIGCONT)
 
 
+async def send_while_hung(sender: Bus, redis_server: RedisServer, messages: list[bytes]) -> None:
+    """Hang Redis, send `messages` to "b" a few at a time (as a room's moves come: several
+    publishes time out, some perhaps written to Redis's socket before it stopped reading),
+    then resume it."""
+    hang(redis_server)
+    for at in range(0, len(messages), 5):
+        for message in messages[at : at + 5]:
+            sender.send("b", message)
+        await asyncio.sleep(TIMEOUT_S / 2)
+    resume(redis_server)
+
+
 async def test_messages_sent_while_redis_hangs_arrive_once_each_in_order(
     buses: tuple[Bus, Reader], redis_server: RedisServer
 ) -> None:
@@ -116,14 +128,7 @@ async def test_messages_sent_while_redis_hangs_arrive_once_each_in_order(
     for message in sent[:100]:
         sender.send("b", message)
     await heard(reader, 100)
-    hang(redis_server)
-    # Sent a few at a time, as a room's moves are: several publishes time out, some perhaps
-    # written to Redis's socket before it stopped reading.
-    for at in range(100, 200, 10):
-        for message in sent[at : at + 10]:
-            sender.send("b", message)
-        await asyncio.sleep(TIMEOUT_S / 2)
-    resume(redis_server)
+    await send_while_hung(sender, redis_server, sent[100:200])
     for message in sent[200:]:
         sender.send("b", message)
     await heard(reader, 300)
@@ -167,12 +172,7 @@ async def test_a_node_that_does_not_read_numbers_gets_plain_bundles_never_twice(
     for message in sent[:20]:
         sender.send("b", message)
     await heard(reader, 20)
-    hang(redis_server)
-    for at in range(20, 40, 5):
-        for message in sent[at : at + 5]:
-            sender.send("b", message)
-        await asyncio.sleep(TIMEOUT_S / 2)
-    resume(redis_server)
+    await send_while_hung(sender, redis_server, sent[20:40])
     await asyncio.sleep(4 * TIMEOUT_S)
     for message in sent[40:]:
         sender.send("b", message)

@@ -10,30 +10,25 @@ from pathlib import Path
 
 from tests.cluster.chaos import Chaos
 from tests.cluster.cluster import Cluster, RedisServer
-from tests.cluster.conftest import TEST_SETTINGS
+from tests.cluster.conftest import FAULT_PACE_S, FAULT_SETTINGS
 from tests.cluster.tables import faults, open_tables, play_all
 from tests.cluster.test_failover import PLAY_S, no_faults
 from tests.processes import free_port
 
 CHAOS_S = 40.0
-# People and bots at a pace that keeps most matches going past the pause, even on a quiet
-# machine where the server answers at once.
-PACE_S = 0.4
-BOT_DELAY_MS = "400"
 
 
 async def test_tables_finish_through_kills_a_pause_and_a_redis_restart(
     tmp_path: Path, database_url: str
 ) -> None:
     redis_server = RedisServer(free_port()).start()
-    settings = {**TEST_SETTINGS, "MELDHALL_BOT_DELAY_MS": BOT_DELAY_MS}
-    cluster = Cluster(tmp_path, database_url, redis_server.url, settings=settings).start(3)
+    cluster = Cluster(tmp_path, database_url, redis_server.url, settings=FAULT_SETTINGS).start(3)
     chaos = Chaos(cluster, redis_server, CHAOS_S, seed=9)
     try:
         tables = []
         for owner in range(3):
             tables += await open_tables(cluster, 3, seed=100 + owner, owner=owner)
-        matches = asyncio.create_task(play_all(tables, PLAY_S + CHAOS_S, PACE_S))
+        matches = asyncio.create_task(play_all(tables, PLAY_S + CHAOS_S, FAULT_PACE_S))
         await chaos.run()
         await matches
         no_faults(await faults(cluster, tables))

@@ -18,14 +18,11 @@ from redis.asyncio import Redis
 from sqlalchemy.engine import make_url
 
 from tests.cluster.cluster import Cluster, RedisServer, wait_until
-from tests.cluster.conftest import TEST_SETTINGS
+from tests.cluster.conftest import FAULT_PACE_S, FAULT_SETTINGS
 from tests.cluster.tables import faults, open_tables, play_all
 from tests.cluster.test_failover import PLAY_S, no_faults
 from tests.processes import free_port
 from tests.proxies import FreezingProxy
-
-PACE_S = 0.4
-BOT_DELAY_MS = "400"
 
 
 async def test_tables_of_a_node_cut_off_from_the_database_finish_elsewhere(
@@ -35,17 +32,13 @@ async def test_tables_of_a_node_cut_off_from_the_database_finish_elsewhere(
     url = make_url(database_url)
     proxy = FreezingProxy(url.host or "127.0.0.1", url.port or 5432).start()
     through_proxy = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
-    settings = {**TEST_SETTINGS, "MELDHALL_BOT_DELAY_MS": BOT_DELAY_MS}
-    cluster = Cluster(tmp_path, database_url, redis_server.url, settings=settings)
-    cluster.add_node(DATABASE_URL=through_proxy).start(wait=False)
-    for _ in range(2):
-        cluster.add_node().start(wait=False)
-    for node in cluster.nodes:
-        node.wait_healthy()
+    cluster = Cluster(tmp_path, database_url, redis_server.url, settings=FAULT_SETTINGS).start(
+        3, first={"DATABASE_URL": through_proxy}
+    )
     redis = Redis.from_url(redis_server.url)
     try:
         tables = await open_tables(cluster, 6, seed=700, owner=0)
-        matches = asyncio.create_task(play_all(tables, PLAY_S, PACE_S))
+        matches = asyncio.create_task(play_all(tables, PLAY_S, FAULT_PACE_S))
         await asyncio.sleep(2)
         proxy.freeze()
 

@@ -15,27 +15,23 @@ import signal
 from pathlib import Path
 
 from tests.cluster.cluster import Cluster, RedisServer
-from tests.cluster.conftest import TEST_SETTINGS
+from tests.cluster.conftest import FAULT_PACE_S, FAULT_SETTINGS
 from tests.cluster.tables import faults, open_tables, play_all
 from tests.cluster.test_failover import PLAY_S, no_faults
 from tests.processes import free_port
-
-PACE_S = 0.4
-BOT_DELAY_MS = "400"
 
 
 async def test_tables_play_on_through_a_hung_redis_and_lose_nothing(
     tmp_path: Path, database_url: str
 ) -> None:
     redis_server = RedisServer(free_port()).start()
-    settings = {**TEST_SETTINGS, "MELDHALL_BOT_DELAY_MS": BOT_DELAY_MS}
-    cluster = Cluster(tmp_path, database_url, redis_server.url, settings=settings).start(2)
+    cluster = Cluster(tmp_path, database_url, redis_server.url, settings=FAULT_SETTINGS).start(2)
     try:
         tables = []
         for owner in range(2):
             tables += await open_tables(cluster, 3, seed=300 + owner, owner=owner)
         hang_s = 3 * cluster.lease_s
-        matches = asyncio.create_task(play_all(tables, PLAY_S + hang_s, PACE_S))
+        matches = asyncio.create_task(play_all(tables, PLAY_S + hang_s, FAULT_PACE_S))
         await asyncio.sleep(2)
         assert redis_server.process is not None
         redis_server.process.send_signal(signal.SIGSTOP)

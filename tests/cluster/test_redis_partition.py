@@ -15,14 +15,11 @@ from pathlib import Path
 from redis.asyncio import Redis
 
 from tests.cluster.cluster import Cluster, RedisServer, wait_until
-from tests.cluster.conftest import TEST_SETTINGS
+from tests.cluster.conftest import FAULT_PACE_S, FAULT_SETTINGS
 from tests.cluster.tables import faults, open_tables, play_all
 from tests.cluster.test_failover import PLAY_S, no_faults
 from tests.processes import free_port
 from tests.proxies import FreezingProxy
-
-PACE_S = 0.4
-BOT_DELAY_MS = "400"
 
 
 async def test_tables_of_a_node_cut_off_from_redis_finish_elsewhere_and_lose_nothing(
@@ -30,17 +27,13 @@ async def test_tables_of_a_node_cut_off_from_redis_finish_elsewhere_and_lose_not
 ) -> None:
     redis_server = RedisServer(free_port()).start()
     proxy = FreezingProxy("127.0.0.1", redis_server.port).start()
-    settings = {**TEST_SETTINGS, "MELDHALL_BOT_DELAY_MS": BOT_DELAY_MS}
-    cluster = Cluster(tmp_path, database_url, redis_server.url, settings=settings)
-    cluster.add_node(MELDHALL_REDIS_URL=f"redis://127.0.0.1:{proxy.port}/0").start(wait=False)
-    for _ in range(2):
-        cluster.add_node().start(wait=False)
-    for node in cluster.nodes:
-        node.wait_healthy()
+    cluster = Cluster(tmp_path, database_url, redis_server.url, settings=FAULT_SETTINGS).start(
+        3, first={"MELDHALL_REDIS_URL": f"redis://127.0.0.1:{proxy.port}/0"}
+    )
     try:
         tables = await open_tables(cluster, 6, seed=500, owner=0)
         cut_s = 4 * cluster.lease_s
-        matches = asyncio.create_task(play_all(tables, PLAY_S + cut_s, PACE_S))
+        matches = asyncio.create_task(play_all(tables, PLAY_S + cut_s, FAULT_PACE_S))
         await asyncio.sleep(2)
         proxy.freeze()
         # The other nodes take n0's rooms over while it is cut off.

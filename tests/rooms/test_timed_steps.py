@@ -70,14 +70,9 @@ def directory_on(store: MemoryMatchStore, timings: RoomTimings = TIMINGS) -> Roo
     return RoomDirectory(store=store, timings=timings, make_bot=make_bot)
 
 
-@pytest.mark.parametrize("game", ["gin_rummy", "rummikub"])
-async def test_a_bot_turn_that_failed_on_the_store_is_played_once_the_store_is_back(
-    game: str,
-) -> None:
-    store = OutageStore()
-    store.failing = True
-    directory = directory_on(store)
-    room = await directory.create(
+async def bots_alone(directory: RoomDirectory, game: str = "gin_rummy") -> Room:
+    """A room of two easy bots: it starts, and plays, by itself."""
+    return await directory.create(
         game=game,
         players=2,
         options={},
@@ -85,6 +80,16 @@ async def test_a_bot_turn_that_failed_on_the_store_is_played_once_the_store_is_b
         public=False,
         spectators=True,
     )
+
+
+@pytest.mark.parametrize("game", ["gin_rummy", "rummikub"])
+async def test_a_bot_turn_that_failed_on_the_store_is_played_once_the_store_is_back(
+    game: str,
+) -> None:
+    store = OutageStore()
+    store.failing = True
+    directory = directory_on(store)
+    room = await bots_alone(directory, game)
     await outage(store)
     assert logged(room) == 0
     await eventually(lambda: logged(room) > 0)
@@ -132,14 +137,7 @@ async def test_a_deal_between_bot_hands_that_failed_happens_once_the_store_is_ba
     store = OutageStore()
     store.fail_after_hand = True
     directory = directory_on(store)
-    room = await directory.create(
-        game="gin_rummy",
-        players=2,
-        options={},
-        bots=[(0, "easy"), (1, "easy")],
-        public=False,
-        spectators=True,
-    )
+    room = await bots_alone(directory)
     await outage(store, until=lambda: room.status is RoomStatus.BETWEEN_HANDS)
     store.fail_after_hand = False
     assert room.status is RoomStatus.BETWEEN_HANDS
@@ -237,14 +235,7 @@ async def test_a_bot_turn_refused_because_another_owner_claimed_the_room_is_not_
     refused again, for as long as this process runs."""
     store = CountingStore()
     directory = directory_on(store)
-    room = await directory.create(
-        game="gin_rummy",
-        players=2,
-        options={},
-        bots=[(0, "easy"), (1, "easy")],
-        public=False,
-        spectators=True,
-    )
+    room = await bots_alone(directory)
     await eventually(lambda: logged(room) > 2)
     await store.claim_room(room_id=room.room_id, epoch=room.fence.epoch)
     await eventually(lambda: room.lost)
