@@ -91,6 +91,7 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "deadwood_too_high": _rule("the deadwood is over the knock limit"),
     "not_gin": _rule("deadwood remains, so this is not gin"),
     "big_gin_disabled": _rule("big gin is off in this match"),
+    "invalid_layoff": _rule("a card cannot be laid off onto that meld of the knocker"),
     # Rummikub.
     "tile_not_on_rack": _rule("the tile is not on the seat's rack"),
     "table_tile_missing": _rule("a tile that was on the table is missing from it"),

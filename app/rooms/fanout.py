@@ -12,7 +12,8 @@ from app.rooms.documents import Patch, Shared, make_patch
 Document = dict[str, Any]
 # Raised only for changes an existing client could misread; additions keep the number.
 # 2: an accepted action's ack carries the action's patch for the acting connection.
-PROTOCOL = 2
+# 3: a Gin Rummy knock may wait for the defender's lay-offs (phase and action lay_off).
+PROTOCOL = 3
 
 
 def dumps(message: dict[str, Any]) -> str:

@@ -1,11 +1,12 @@
 """The simple player of the Gin Rummy competitions: it picks up only what completes a meld,
-throws its highest loose card and knocks as soon as it may."""
+throws its highest loose card, knocks as soon as it may and never lays off."""
 
 from __future__ import annotations
 
 import pytest
 
 from app.bots.gin_rummy.simple import SimpleGinBot
+from app.bots.registry import make_bot
 from app.games.gin_rummy import GinRummy
 from tests.bots.test_strong_bots import discards, gin_view, play_out
 from tests.games.gin_rummy.deals import rigged, seats
@@ -51,6 +52,30 @@ def test_it_knocks_as_soon_as_it_may() -> None:
     legal = [*discards(hand), {"type": "knock", "card": "S9"}, {"type": "knock", "card": "D7"}]
     action = SimpleGinBot(0).choose(gin_view(hand, ["S3"], [], "discard"), legal)
     assert action == {"type": "knock", "card": "S9"}
+
+
+def knocked_against(defender: str) -> tuple[GinRummy, int]:
+    """RUNS takes the upcard C2 and knocks with C13 (deadwood 2): (match, the defender)."""
+    match = rigged(RUNS, defender, "C2")
+    first, second = seats(match)
+    match.apply(first, {"type": "take_upcard"})
+    match.apply(first, {"type": "knock", "card": "C13"})
+    return match, second
+
+
+def test_it_never_lays_off_while_the_other_bots_lay_off_their_best() -> None:
+    # H4 H5 fit H1-H3, S3 fits S4-S6 and D10 fits D7-D9.
+    match, defender = knocked_against("H4 H5 D10 S3 C7 C8 C9 S11 D12 C12")
+    assert match.view(None)["tables"][0]["phase"] == "lay_off"
+    legal = match.legal_actions(defender)
+    assert choice(match, defender) == {"type": "lay_off", "layoffs": []}
+    for level in ("easy", "normal", "hard"):
+        bot = make_bot("gin_rummy", level, 3)
+        assert bot.choose(match.view(defender), legal) == legal[0]
+    assert len(legal[0]["layoffs"]) == 4  # type: ignore[arg-type]
+    match.apply(defender, choice(match, defender))
+    record = match.view(None)["tables"][0]["outcome"]
+    assert record["players"][1 if record["players"][1]["seat"] == defender else 0]["layoffs"] == []
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from app.storage.database import create_engine
-from app.storage.migrate import upgrade_to_head, upgrade_to_head_sync
+from app.storage.migrate import alembic_config, upgrade_to_head, upgrade_to_head_sync
 from app.storage.models import Base
 
 TABLES = {"matches", "seats", "actions", "hand_results", "rooms", "alembic_version"}
@@ -85,7 +87,7 @@ async def test_migrating_again_is_harmless_and_keeps_the_data(sqlite_url: str) -
             count = await connection.execute(text("SELECT count(*) FROM matches"))
             version = await connection.execute(text("SELECT version_num FROM alembic_version"))
             assert count.scalar_one() == 1
-            assert version.scalar_one() == "0004"
+            assert version.scalar_one() == "0005"
     finally:
         await engine.dispose()
 
@@ -123,6 +125,97 @@ async def test_nodes_migrating_one_database_at_once_all_succeed(postgres_url: st
     try:
         async with engine.connect() as connection:
             version = await connection.execute(text("SELECT version_num FROM alembic_version"))
-            assert version.scalar_one() == "0004"
+            assert version.scalar_one() == "0005"
     finally:
         await engine.dispose()
+
+
+def _upgrade_to(connection: Connection, url: str, revision: str) -> None:
+    config = alembic_config(url)
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
+
+
+def _downgrade_to(connection: Connection, url: str, revision: str) -> None:
+    config = alembic_config(url)
+    config.attributes["connection"] = connection
+    command.downgrade(config, revision)
+
+
+async def _stored_options(url: str) -> dict[str, Any]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            found = {}
+            for table, column in (("matches", "config"), ("rooms", "options")):
+                rows = await connection.execute(text(f"SELECT id, {column} FROM {table}"))
+                for row_id, options in rows:
+                    found[row_id] = json.loads(options) if isinstance(options, str) else options
+            return found
+    finally:
+        await engine.dispose()
+
+
+async def gin_rules_kept_by_the_upgrade(url: str) -> None:
+    """Gin Rummy matches and rooms stored before 0005 keep the automatic lay-offs they were
+    played with; other games and explicit rules are left alone."""
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_upgrade_to, url, "0004")
+            for match_id, game, config in (
+                ("gin", "gin_rummy", '{"target": 50}'),
+                ("gin-chosen", "gin_rummy", '{"lay_offs": "choose"}'),
+                ("tiles", "rummikub", "{}"),
+            ):
+                await connection.execute(
+                    text(
+                        "INSERT INTO matches (id, room_id, game, config, seed, players, status,"
+                        " created_at, room_meta) VALUES (:id, 'r', :game, :config, 1, 2,"
+                        " 'active', '2026-01-01 00:00:00+00', '{}')"
+                    ),
+                    {"id": match_id, "game": game, "config": config},
+                )
+            await connection.execute(
+                text(
+                    "INSERT INTO rooms (id, game, players, options, public, spectators, status,"
+                    " seats, created_at, updated_at) VALUES ('room', 'gin_rummy', 2, '{}',"
+                    " false, true, 'open', '[]', '2026-01-01 00:00:00+00',"
+                    " '2026-01-01 00:00:00+00')"
+                )
+            )
+    finally:
+        await engine.dispose()
+    await upgrade_to_head(url)
+    assert await _stored_options(url) == {
+        "gin": {"target": 50, "lay_offs": "auto"},
+        "gin-chosen": {"lay_offs": "choose"},
+        "tiles": {},
+        "room": {"lay_offs": "auto"},
+    }
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_downgrade_to, url, "0004")
+    finally:
+        await engine.dispose()
+    # Down again: the engine before 0005 would refuse an option it does not know.
+    assert await _stored_options(url) == {
+        "gin": {"target": 50},
+        "gin-chosen": {"lay_offs": "choose"},
+        "tiles": {},
+        "room": {},
+    }
+
+
+async def test_gin_matches_stored_before_keep_automatic_lay_offs_on_sqlite(
+    sqlite_url: str,
+) -> None:
+    await gin_rules_kept_by_the_upgrade(sqlite_url)
+
+
+@pytest.mark.postgres
+async def test_gin_matches_stored_before_keep_automatic_lay_offs_on_postgres(
+    postgres_url: str,
+) -> None:
+    await gin_rules_kept_by_the_upgrade(postgres_url)

@@ -71,6 +71,24 @@ class BigGin(Wire):
     type: Literal["big_gin"]
 
 
+class LayOffCard(Wire):
+    card: Card
+    meld: int = Field(ge=0, description="Index into the knocker's melds (the table's `knock`)")
+
+
+class LayOff(Wire):
+    """The defender's answer to a knock (phase lay_off): the cards laid off onto the
+    knocker's melds; the rest laid out with the least deadwood.
+
+    Without `layoffs` the server lays off the defender's best; `[]` lays off nothing.
+    """
+
+    type: Literal["lay_off"]
+    layoffs: list[LayOffCard] | None = Field(
+        default=None, description="Omitted or null: the defender's best lay-offs"
+    )
+
+
 class NextHand(Wire):
     """System action (seat null): deal the next hand."""
 
@@ -78,7 +96,7 @@ class NextHand(Wire):
 
 
 GinRummyActionUnion = Annotated[
-    TakeUpcard | GinPass | GinDraw | Discard | Knock | Gin | BigGin | NextHand,
+    TakeUpcard | GinPass | GinDraw | Discard | Knock | Gin | BigGin | LayOff | NextHand,
     Field(discriminator="type"),
 ]
 

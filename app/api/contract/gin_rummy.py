@@ -23,6 +23,7 @@ class GinRummyConfig(Wire):
     line_bonus: int
     shutout: Literal["double", "plus_100", "none"]
     oklahoma: bool
+    lay_offs: Literal["choose", "auto"]
 
 
 class Layoff(Wire):
@@ -70,13 +71,22 @@ class HandSummary(Wire):
     points: int
 
 
+class LaidOut(Wire):
+    """The knocker's cards as laid out, while the defender chooses what to lay off."""
+
+    seat: SeatNumber = Field(description="The knocker")
+    melds: list[list[Card]] = Field(description="Lay-offs name these by index")
+    deadwood: list[Card]
+    deadwood_points: int
+
+
 class TablePlayer(Wire):
     seat: SeatNumber
     card_count: int
     taken_from_discard: list[Card] = Field(description="Cards seen taken and still held")
     cards: list[Card] | None = Field(
-        description="Every card once a knock lays both hands open; null before (one's own "
-        "too: they are in `me`)"
+        description="Every card once a knock lays both hands open (the knocker's alone while "
+        "the defender chooses its lay-offs); null before (one's own too: they are in `me`)"
     )
 
 
@@ -87,12 +97,15 @@ class GinTable(Wire):
     hand: int
     dealer: SeatNumber
     seats: list[SeatNumber] = Field(description="[first player, second player]")
-    phase: Literal["upcard_offer", "draw", "discard", "over"]
+    phase: Literal["upcard_offer", "draw", "discard", "lay_off", "over"]
     turn: SeatNumber | None
     stock_count: int
     discard_pile: list[Card] = Field(description="Bottom first; the last card is the top")
     knock_limit: int
     players: list[TablePlayer]
+    knock: LaidOut | None = Field(
+        description="In phase lay_off (the defender to act): the knocker's layout; else null"
+    )
     outcome: HandRecord | None
 
 

@@ -3,7 +3,8 @@
 It reads only its seat's view (own cards, the discard pile) and the legal actions: it takes the
 upcard or the discard top when that lowers its deadwood, else draws from the stock; it goes
 big gin, gin or knocks (with the card that leaves the least deadwood) whenever it may; else it
-discards the card whose loss leaves the least deadwood, the highest such card first.
+discards the card whose loss leaves the least deadwood, the highest such card first. Against a
+knock it lays off its best.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class BasicGinBot:
         for ending in _ENDINGS:
             if ending in kinds:
                 return self._best_ending(hand, [a for a in legal if a["type"] == ending])
+        if "lay_off" in kinds:
+            return legal[0]  # the best lay-offs come first
         if "take_upcard" in kinds or "draw" in kinds:
             return self._draw(view, hand, legal)
         discards = [action for action in legal if action["type"] == "discard"]

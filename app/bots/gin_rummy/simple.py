@@ -4,8 +4,8 @@ It is the simple player of the Gin Rummy AI competitions (Neller's `SimpleGinRum
 EAAI 2021): take the face-up card (the first upcard or the discard top) only when it
 completes a meld with cards already held; discard a highest-point card left out of the
 best melds (never the card just taken; ties at random); knock, or go gin, as soon as the
-rules allow; never lay off. Lay-offs are the engine's to make here (the defender's best
-lay-offs are found for every knock), so "never lays off" cannot be played and is not.
+rules allow; never lay off (against a knock it answers `lay_off` with none, so it plays this
+way only where the defender chooses its lay-offs, the engine's default).
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ class SimpleGinBot:
         by_kind: dict[str, list[Action]] = {}
         for action in legal:
             by_kind.setdefault(action["type"], []).append(action)
+        if "lay_off" in by_kind:
+            return {"type": "lay_off", "layoffs": []}
         hand = _hand_mask(view)
         for ending in _ENDINGS:
             if ending in by_kind:

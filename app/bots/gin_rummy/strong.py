@@ -163,6 +163,8 @@ class StrongGinBot:
         for ending in _ENDINGS:
             if ending in by_kind:
                 return self._record(seen, by_kind[ending][0])
+        if "lay_off" in by_kind:
+            return by_kind["lay_off"][0]  # the best lay-offs come first
         if seen is None:
             return legal[0]
         memory, sight = seen

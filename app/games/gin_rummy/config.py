@@ -8,6 +8,9 @@ from typing import Any
 from app.games.engine import Config, IllegalAction
 
 SHUTOUT_RULES = ("double", "plus_100", "none")
+# "choose": after a knock the defender chooses which cards to lay off (the rules say it may);
+# "auto": the engine lays off the defender's best at once.
+LAY_OFF_RULES = ("choose", "auto")
 
 # name -> (default, lowest, highest, description); bounds keep scores sane, not rule-bound.
 _INTEGER_OPTIONS: dict[str, tuple[int, int, int, str]] = {
@@ -53,6 +56,16 @@ def options() -> list[dict[str, Any]]:
             "upcard means gin only",
         }
     )
+    described.append(
+        {
+            "name": "lay_offs",
+            "type": "choice",
+            "default": "choose",
+            "choices": list(LAY_OFF_RULES),
+            "description": "After a knock the defender chooses which cards to lay off, or the "
+            "server lays off the defender's best at once",
+        }
+    )
     return described
 
 
@@ -71,7 +84,7 @@ def validate_config(raw: Mapping[str, Any], players: int) -> Config:
         raise IllegalAction("bad_config", "the config must be an object")
     if isinstance(players, bool) or players not in (2, 3, 4):
         raise IllegalAction("bad_config", f"gin rummy is for 2 to 4 players, got {players!r}")
-    known = {*_INTEGER_OPTIONS, "shutout", "oklahoma"}
+    known = {*_INTEGER_OPTIONS, "shutout", "oklahoma", "lay_offs"}
     unknown = sorted(str(key) for key in raw if key not in known)
     if unknown:
         raise IllegalAction("bad_config", f"unknown option {', '.join(unknown)}")
@@ -86,6 +99,12 @@ def validate_config(raw: Mapping[str, Any], players: int) -> Config:
     oklahoma = raw.get("oklahoma", False)
     if not isinstance(oklahoma, bool):
         raise IllegalAction("bad_config", f"oklahoma must be true or false, got {oklahoma!r}")
+    lay_offs = raw.get("lay_offs", "choose")
+    if lay_offs not in LAY_OFF_RULES:
+        raise IllegalAction(
+            "bad_config", f"lay_offs must be one of {', '.join(LAY_OFF_RULES)}, got {lay_offs!r}"
+        )
     config["shutout"] = shutout
     config["oklahoma"] = oklahoma
+    config["lay_offs"] = lay_offs
     return config

@@ -22,7 +22,7 @@ from app.games.gin_rummy.cards import (
     rank_of,
     to_mask,
 )
-from app.games.gin_rummy.melds import best_arrangement_mask, min_deadwood_mask
+from app.games.gin_rummy.melds import Arrangement, best_arrangement_mask, min_deadwood_mask
 from app.games.patches import replace_changed
 
 HAND_SIZE = 10
@@ -35,6 +35,8 @@ class HandPhase(StrEnum):
     UPCARD_OFFER = "upcard_offer"
     DRAW = "draw"
     DISCARD = "discard"
+    # After a plain knock, while the defender chooses its lay-offs (its turn).
+    LAY_OFF = "lay_off"
     OVER = "over"
 
 
@@ -57,6 +59,10 @@ class Hand:
     # Cards each position was seen to take from the discard pile and still holds.
     known: list[list[int]] = field(default_factory=lambda: [[], []])
     knock_card: int | None = None
+    # The knocker's position once a knock, gin or big gin is made.
+    knocker: int | None = None
+    # In phase LAY_OFF: the knocker's melds and deadwood as laid out.
+    laid_out: Arrangement | None = None
     outcome: dict[str, Any] | None = None
 
     def position_of(self, seat: int | None) -> int | None:
@@ -82,6 +88,10 @@ class Hand:
             "taken": self.taken,
             "known": [list(cards) for cards in self.known],
             "knock_card": self.knock_card,
+            "knocker": self.knocker,
+            "laid_out": None
+            if self.laid_out is None
+            else [list(meld) for meld in self.laid_out.melds] + [list(self.laid_out.deadwood)],
             "outcome": self.outcome,
         }
 
@@ -103,8 +113,18 @@ class Hand:
             taken=data["taken"],
             known=[list(cards) for cards in data["known"]],
             knock_card=data["knock_card"],
+            knocker=data.get("knocker"),
+            laid_out=_arrangement(data.get("laid_out")),
             outcome=data["outcome"],
         )
+
+
+def _arrangement(data: Any) -> Arrangement | None:
+    """An arrangement stored as its melds followed by its deadwood."""
+    if data is None:
+        return None
+    *melds, deadwood = data
+    return Arrangement(melds=tuple(tuple(meld) for meld in melds), deadwood=tuple(deadwood))
 
 
 def knock_limit_for(upcard: int, config: Mapping[str, Any]) -> int:
@@ -144,18 +164,16 @@ def hidden_cards(hand: Hand, seat: int | None) -> set[int]:
 
     Hidden: the stock; the knock card (face down) from all but the knocker; each hand from the
     others, except cards seen taken from the discard pile, until a knock or gin lays both
-    hands open. A drawn hand is not shown.
+    hands open (the knocker's alone while the defender chooses its lay-offs). A drawn hand
+    is not shown.
     """
     hidden = set(hand.stock)
     own = hand.position_of(seat)
-    knocker = None if hand.outcome is None else hand.outcome["knocker"]
-    if hand.knock_card is not None and (own is None or hand.seats[own] != knocker):
+    if hand.knock_card is not None and (own is None or own != hand.knocker):
         hidden.add(hand.knock_card)
-    laid_open = hand.outcome is not None and hand.outcome["ending"] != "draw"
-    if not laid_open:
-        for position in (0, 1):
-            if position != own:
-                hidden.update(set(hand.cards[position]) - set(hand.known[position]))
+    for position in (0, 1):
+        if position != own and not is_shown(hand, position):
+            hidden.update(set(hand.cards[position]) - set(hand.known[position]))
     return hidden
 
 
@@ -173,6 +191,26 @@ def is_laid_open(hand: Hand) -> bool:
     return hand.outcome is not None and hand.outcome["ending"] != "draw"
 
 
+def is_shown(hand: Hand, position: int) -> bool:
+    """Whether a player's cards lie open on the table: both after a knock, gin or big gin;
+    the knocker's alone while the defender chooses its lay-offs."""
+    if hand.phase is HandPhase.LAY_OFF:
+        return position == hand.knocker
+    return is_laid_open(hand)
+
+
+def laid_out_view(hand: Hand) -> dict[str, Any] | None:
+    """The knocker's layout while the defender chooses its lay-offs; None otherwise."""
+    if hand.phase is not HandPhase.LAY_OFF or hand.laid_out is None or hand.knocker is None:
+        return None
+    return {
+        "seat": hand.seats[hand.knocker],
+        "melds": [names(meld) for meld in hand.laid_out.melds],
+        "deadwood": names(hand.laid_out.deadwood),
+        "deadwood_points": hand.laid_out.deadwood_points,
+    }
+
+
 class TableViews:
     """One table's part of the views, the same for every viewer: a player's own cards are in
     its own part of the view (`me`), so the table shows cards only once a knock lays them open.
@@ -185,6 +223,9 @@ class TableViews:
         self._players: list[tuple[tuple[Any, ...], dict[str, Any]] | None] = [None, None]
         self._pile: tuple[list[int], list[str]] = ([], [])
         self._seats: list[int] = []
+        # The knocker's layout while the defender chooses, kept per (hand, phase).
+        self._knock: tuple[tuple[int, HandPhase], dict[str, Any] | None]
+        self._knock = ((0, HandPhase.DRAW), None)
 
     def player(self, hand: Hand, position: int, shown: bool) -> dict[str, Any]:
         cards = hand.cards[position]
@@ -199,9 +240,11 @@ class TableViews:
         pile = hand.discard
         if pile != self._pile[0]:
             self._pile = (list(pile), [CARD_NAMES[card] for card in pile])
-        laid_open = is_laid_open(hand)
         if hand.seats != self._seats:
             self._seats = list(hand.seats)
+        knock_key = (hand.number, hand.phase)
+        if knock_key != self._knock[0]:
+            self._knock = (knock_key, laid_out_view(hand))
         return {
             "table": hand.table,
             "hand": hand.number,
@@ -212,7 +255,8 @@ class TableViews:
             "stock_count": len(hand.stock),
             "discard_pile": self._pile[1],
             "knock_limit": hand.knock_limit,
-            "players": [self.player(hand, position, laid_open) for position in (0, 1)],
+            "players": [self.player(hand, at, is_shown(hand, at)) for at in (0, 1)],
+            "knock": self._knock[1],
             "outcome": hand.outcome,
         }
 
@@ -227,6 +271,7 @@ TABLE_VALUES = (
     "turn",
     "stock_count",
     "knock_limit",
+    "knock",
     "outcome",
 )
 TABLE_KEYS = frozenset((*TABLE_VALUES, "hand", "discard_pile", "players"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.games.gin_rummy.cards import CARD_POINTS, SUIT_BITS, rank_of, suit_of
+from app.games.gin_rummy.cards import CARD_POINTS, SUIT_BITS, names, rank_of, suit_of
 from app.games.gin_rummy.melds import (
     Arrangement,
     best_arrangement_mask,
@@ -53,6 +53,47 @@ def _chains(defender: int, meld: tuple[int, ...]) -> list[list[int]]:
         if chain:
             chains.append(chain)
     return chains
+
+
+def can_lay_off(defender: int, knocker_melds: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether any defender card can be laid off onto one of the knocker's melds."""
+    return any(_chains(defender, meld) for meld in knocker_melds)
+
+
+def chosen_defence(
+    defender: int, knocker_melds: tuple[tuple[int, ...], ...], layoffs: list[tuple[int, int]]
+) -> Defence:
+    """The defender's answer when it lays off exactly `layoffs` (card, knocker meld index):
+    those cards go, the rest is laid out with the least deadwood. Raises ValueError naming
+    the first lay-off that is not possible."""
+    chosen: dict[int, int] = {}
+    for card, index in layoffs:
+        shown = names([card])[0]
+        if not defender >> card & 1:
+            raise ValueError(f"{shown} is not in your hand")
+        if card in chosen:
+            raise ValueError(f"{shown} is laid off twice")
+        if not 0 <= index < len(knocker_melds):
+            raise ValueError(f"the knocker has no meld {index}")
+        chosen[card] = index
+    for index, meld in enumerate(knocker_melds):
+        onto = {card for card, target in chosen.items() if target == index}
+        fits = set()
+        for chain in _chains(defender, meld):
+            # Along a run's end, a card fits only after every card between it and the meld.
+            for card in chain:
+                if card not in onto:
+                    break
+                fits.add(card)
+        for card in sorted(onto - fits):
+            shown, target = names([card])[0], " ".join(names(meld))
+            raise ValueError(f"{shown} cannot be laid off onto {target}")
+    remaining = defender
+    for card in chosen:
+        remaining &= ~(1 << card)
+    return Defence(
+        arrangement=best_arrangement_mask(remaining), layoffs=tuple(sorted(chosen.items()))
+    )
 
 
 def best_defence(defender: int, knocker_melds: tuple[tuple[int, ...], ...]) -> Defence:

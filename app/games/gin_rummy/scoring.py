@@ -68,8 +68,10 @@ def end_by_knock(
     kind: str,
     arrangement: Arrangement,
     config: Mapping[str, Any],
+    defence: Defence | None = None,
 ) -> None:
-    """Settle a knock, gin or big gin by `position`, whose cards are laid out as `arrangement`.
+    """Settle a knock, gin or big gin by `position`, whose cards are laid out as `arrangement`;
+    `defence` is the defender's answer to a plain knock (None: its best).
 
     A knock whose arrangement has no deadwood is a gin. Lay-offs are allowed only against a
     plain knock; gin and big gin are never undercut.
@@ -78,10 +80,10 @@ def end_by_knock(
         kind = "gin"
     defender = 1 - position
     defender_mask = to_mask(hand.cards[defender])
-    if kind == "knock":
-        defence = best_defence(defender_mask, arrangement.melds)
-    else:
+    if kind != "knock":
         defence = Defence(best_arrangement_mask(defender_mask), ())
+    elif defence is None:
+        defence = best_defence(defender_mask, arrangement.melds)
     record = _base_record(hand, kind)
     record["knocker"] = hand.seats[position]
     mine, theirs = arrangement.deadwood_points, defence.arrangement.deadwood_points
@@ -94,5 +96,7 @@ def end_by_knock(
     }
     record["players"] = [players[0], players[1]]
     hand.outcome = record
+    hand.knocker = position
+    hand.laid_out = None
     hand.phase = HandPhase.OVER
     hand.taken = None

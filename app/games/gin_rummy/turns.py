@@ -11,7 +11,7 @@ from typing import Any
 from app.games.engine import Action, IllegalAction
 from app.games.gin_rummy.cards import CARD_NAMES, CARD_POINTS, names, parse_card, to_mask
 from app.games.gin_rummy.hand import Hand, HandPhase
-from app.games.gin_rummy.layoffs import knocker_layout
+from app.games.gin_rummy.layoffs import best_defence, can_lay_off, chosen_defence, knocker_layout
 from app.games.gin_rummy.melds import Arrangement, best_arrangement_mask, is_meld, min_deadwood_mask
 from app.games.gin_rummy.scoring import end_by_knock, end_in_draw
 
@@ -22,6 +22,7 @@ _PHASE_ACTIONS = {
     HandPhase.UPCARD_OFFER: ("take_upcard", "pass"),
     HandPhase.DRAW: ("draw",),
     HandPhase.DISCARD: ("discard", "knock", "gin", "big_gin"),
+    HandPhase.LAY_OFF: ("lay_off",),
 }
 _ACTION_TYPES = frozenset(kind for kinds in _PHASE_ACTIONS.values() for kind in kinds)
 ACTION_FIELDS: dict[str, frozenset[str]] = {
@@ -32,6 +33,7 @@ ACTION_FIELDS: dict[str, frozenset[str]] = {
     "knock": frozenset({"type", "card", "melds"}),
     "gin": frozenset({"type", "card", "melds"}),
     "big_gin": frozenset({"type"}),
+    "lay_off": frozenset({"type", "layoffs"}),
     "next_hand": frozenset({"type"}),
 }
 
@@ -50,7 +52,21 @@ def legal_actions(hand: Hand, seat: int, config: Mapping[str, Any]) -> list[Acti
         if hand.discard and not hand.stock_only:
             actions.append({"type": "draw", "source": "discard"})
         return actions
+    if hand.phase is HandPhase.LAY_OFF:
+        return _lay_off_actions(hand)
     return _discard_phase_actions(hand, config)
+
+
+def _lay_off_actions(hand: Hand) -> list[Action]:
+    """The defender's best lay-offs, then none (any other lay-offs that fit may be sent)."""
+    assert hand.laid_out is not None
+    best = best_defence(to_mask(hand.cards[hand.turn]), hand.laid_out.melds).layoffs
+    actions: list[Action] = [
+        {"type": "lay_off", "layoffs": [{"card": _name(card), "meld": meld} for card, meld in best]}
+    ]
+    if best:
+        actions.append({"type": "lay_off", "layoffs": []})
+    return actions
 
 
 def _discard_phase_actions(hand: Hand, config: Mapping[str, Any]) -> list[Action]:
@@ -204,7 +220,55 @@ def _knock(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> 
         raise IllegalAction("deadwood_too_high", f"deadwood {deadwood} > {hand.knock_limit}")
     _remove(hand, card)
     hand.knock_card = card
+    defender = to_mask(hand.cards[1 - hand.turn])
+    if (
+        config["lay_offs"] == "choose"
+        and deadwood > 0
+        and can_lay_off(defender, arrangement.melds)
+        and best_defence(defender, arrangement.melds).layoffs
+    ):
+        # The defender chooses what to lay off (its turn); the hand ends with its answer.
+        # Where laying off would not lower its deadwood the choice is moot: no such turn.
+        hand.knocker = hand.turn
+        hand.laid_out = arrangement
+        hand.phase = HandPhase.LAY_OFF
+        hand.turn = 1 - hand.turn
+        hand.taken = None
+        return
     end_by_knock(hand, hand.turn, "knock", arrangement, config)
+
+
+def _parsed_layoffs(raw: object) -> list[tuple[int, int]]:
+    if not isinstance(raw, list):
+        raise IllegalAction("invalid_layoff", "layoffs must be a list of {card, meld}")
+    parsed = []
+    for item in raw:
+        if not isinstance(item, Mapping) or set(item) != {"card", "meld"}:
+            raise IllegalAction("invalid_layoff", "each lay-off is an object {card, meld}")
+        meld = item["meld"]
+        if isinstance(meld, bool) or not isinstance(meld, int):
+            raise IllegalAction("invalid_layoff", f"meld must be an integer, got {meld!r}")
+        try:
+            parsed.append((parse_card(item["card"]), meld))
+        except ValueError as error:
+            raise IllegalAction("invalid_layoff", str(error)) from None
+    return parsed
+
+
+def _lay_off(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+    knocker, arrangement = hand.knocker, hand.laid_out
+    assert knocker is not None
+    assert arrangement is not None
+    defender = to_mask(hand.cards[hand.turn])
+    raw = action.get("layoffs")
+    if raw is None:
+        defence = best_defence(defender, arrangement.melds)
+    else:
+        try:
+            defence = chosen_defence(defender, arrangement.melds, _parsed_layoffs(raw))
+        except ValueError as error:
+            raise IllegalAction("invalid_layoff", str(error)) from None
+    end_by_knock(hand, knocker, "knock", arrangement, config, defence)
 
 
 def _big_gin(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> None:
@@ -224,4 +288,5 @@ _HANDLERS: dict[str, Callable[[Hand, Mapping[str, Any], Mapping[str, Any]], None
     "knock": _knock,
     "gin": _knock,
     "big_gin": _big_gin,
+    "lay_off": _lay_off,
 }

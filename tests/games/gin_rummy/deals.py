@@ -44,6 +44,17 @@ def outcome(match: GinRummy) -> dict[str, Any]:
     return result
 
 
+def answer_knock(match: GinRummy, layoffs: list[dict[str, Any]] | None = None) -> None:
+    """Where the table waits for the defender's lay-offs, the defender lays off `layoffs`
+    (None: its best)."""
+    view = table(match)
+    if view["phase"] == "lay_off":
+        action: dict[str, Any] = {"type": "lay_off"}
+        if layoffs is not None:
+            action["layoffs"] = layoffs
+        match.apply(view["turn"], action)
+
+
 def player_record(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
     found: dict[str, Any] = next(p for p in record["players"] if p["seat"] == seat)
     return found

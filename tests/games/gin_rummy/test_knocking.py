@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from app.games.gin_rummy import GinRummy, IllegalAction
-from tests.games.gin_rummy.deals import outcome, player_record, rigged, seats, table
+from tests.games.gin_rummy.deals import (
+    answer_knock,
+    outcome,
+    player_record,
+    rigged,
+    seats,
+    table,
+)
 
 KNOCKER = "H1 H2 H3 S4 S5 S6 D7 D8 D9 C13"
 
@@ -13,11 +20,13 @@ KNOCKER = "H1 H2 H3 S4 S5 S6 D7 D8 D9 C13"
 def knock_after_taking(
     upcard: str, defender: str, card: str = "C13", knocker: str = KNOCKER, **config: object
 ) -> tuple[GinRummy, int, int]:
-    """The non-dealer takes the upcard and knocks with `card`: (match, knocker, defender)."""
+    """The non-dealer takes the upcard and knocks with `card`, and the defender lays off its
+    best where it may choose: (match, knocker, defender)."""
     match = rigged(knocker, defender, upcard, config=config)
     first, second = seats(match)
     match.apply(first, {"type": "take_upcard"})
     match.apply(first, {"type": "knock", "card": card})
+    answer_knock(match)
     return match, first, second
 
 
@@ -105,6 +114,7 @@ def test_the_knocker_may_lay_out_their_own_melds() -> None:
     match.apply(first, {"type": "take_upcard"})
     melds = [["H1", "H2", "H3", "H4"], ["C5", "C6", "C7"]]
     match.apply(first, {"type": "knock", "card": "S13", "melds": melds})
+    answer_knock(match)
     record = outcome(match)
     assert player_record(record, first)["deadwood"] == ["D4", "S1", "S4"]
     assert [e["card"] for e in player_record(record, second)["layoffs"]] == ["H5"]

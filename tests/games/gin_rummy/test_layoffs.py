@@ -6,7 +6,7 @@ import itertools
 import random
 
 from app.games.gin_rummy import min_deadwood
-from tests.games.gin_rummy.deals import outcome, player_record, rigged, seats
+from tests.games.gin_rummy.deals import answer_knock, outcome, player_record, rigged, seats
 
 
 def rank(card: str) -> int:
@@ -74,6 +74,7 @@ def test_the_defenders_deadwood_after_lay_offs_equals_brute_force() -> None:
         first, second = seats(match)
         match.apply(first, {"type": "take_upcard"})
         match.apply(first, {"type": "knock", "card": knocker[9]})
+        answer_knock(match)
         record = outcome(match)
         melds = player_record(record, first)["melds"]
         found = player_record(record, second)["deadwood_points"]

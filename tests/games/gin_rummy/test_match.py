@@ -7,7 +7,15 @@ import random
 import pytest
 
 from app.games.gin_rummy import GinRummy, IllegalAction
-from tests.games.gin_rummy.deals import greedy_action, outcome, play_round, rigged, seats, table
+from tests.games.gin_rummy.deals import (
+    answer_knock,
+    greedy_action,
+    outcome,
+    play_round,
+    rigged,
+    seats,
+    table,
+)
 
 KNOCKER = "H1 H2 H3 S4 S5 S6 D7 D8 D9 C13"
 DEFENDER = "H4 H5 D10 S3 C7 C8 C9 S11 D12 C12"
@@ -18,6 +26,7 @@ def won_first_hand_by_28(**config: object) -> tuple[GinRummy, int, int]:
     first, second = seats(match)
     match.apply(first, {"type": "take_upcard"})
     match.apply(first, {"type": "knock", "card": "C13"})
+    answer_knock(match)
     return match, first, second
 
 
@@ -143,6 +152,7 @@ def test_the_config_is_filled_with_defaults() -> None:
         "line_bonus": 25,
         "shutout": "double",
         "oklahoma": False,
+        "lay_offs": "choose",
     }
     names = [option["name"] for option in GinRummy.options()]
     assert names == list(GinRummy.validate_config({}, 2))

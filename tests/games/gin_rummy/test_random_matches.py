@@ -77,7 +77,8 @@ def assert_cards_accounted_for(match: GinRummy) -> None:
         hidden = match.hidden_at(None, index)
         assert not hidden & set(visible)
         assert hidden | set(visible) == ALL_CARDS
-        knock_card = (table["outcome"] or {}).get("ending") in ("knock", "undercut", "gin")
+        ending = (table["outcome"] or {}).get("ending")
+        knock_card = table["phase"] == "lay_off" or ending in ("knock", "undercut", "gin")
         counted = sum(p["card_count"] for p in table["players"]) + len(table["discard_pile"])
         assert counted + table["stock_count"] + knock_card == 52
 

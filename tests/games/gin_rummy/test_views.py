@@ -6,7 +6,7 @@ import json
 
 from app.games.gin_rummy import GinRummy
 from app.games.gin_rummy.melds import min_deadwood
-from tests.games.gin_rummy.deals import rigged, seats, table
+from tests.games.gin_rummy.deals import answer_knock, rigged, seats, table
 
 FIRST = "H1 H2 H3 S4 S5 S6 D7 D8 D9 C13"
 SECOND = "C1 C3 C5 C7 C9 D2 D4 D6 H11 S13"
@@ -101,6 +101,7 @@ def test_the_history_in_a_view_holds_scores_but_no_cards() -> None:
     first, _ = seats(match)
     match.apply(first, {"type": "take_upcard"})
     match.apply(first, {"type": "knock", "card": "C13"})
+    answer_knock(match)
     (summary,) = match.view(None)["history"]
     assert summary == {
         "hand": 1,
