@@ -16,6 +16,12 @@ const TEXTS = {
     // A knock's discard is face down: the table's move log does not know the card.
     knock: (a) => (a.card ? t("act.gin.knock", { card: cardName(a.card) }) : t("act.gin.knocks")),
     gin: (a) => (a.card ? t("act.gin.gin", { card: cardName(a.card) }) : t("act.gin.goes_gin")),
+    // Without `layoffs` the server laid off the defender's best (a replay's logged action).
+    lay_off: (a) => {
+      if (!Array.isArray(a.layoffs)) return t("act.gin.lays_off");
+      if (!a.layoffs.length) return t("act.gin.lay_off_none");
+      return t("act.gin.lay_off", { cards: listText(a.layoffs.map((l) => cardName(l.card))) });
+    },
   },
   rummikub: {
     play: (a) => {

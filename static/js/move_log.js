@@ -15,6 +15,14 @@ function ginTableMoves(before, after) {
   if (seat === null || seat === undefined) return [];
   const pileBefore = before.discard_pile;
   const pileAfter = after.discard_pile;
+  if (after.phase === "lay_off" && before.phase !== "lay_off") {
+    return [{ seat: after.knock?.seat ?? seat, action: { type: "knock" } }];
+  }
+  if (after.outcome && before.phase === "lay_off") {
+    // The defender's answer to the knock: what it laid off.
+    const defender = after.outcome.players.find((p) => p.seat === seat);
+    return [{ seat, action: { type: "lay_off", layoffs: defender?.layoffs ?? [] } }];
+  }
   if (after.outcome && !before.outcome) {
     const outcome = after.outcome;
     if (outcome.ending === "draw") {

@@ -268,6 +268,15 @@ def test_gin_moves_are_read_from_two_documents(module_page) -> None:  # type: ig
     ]
     knocked = gin_view(phase="over", turn=None, outcome={"ending": "undercut", "knocker": 1})
     assert moves(module_page, drawn, knocked) == [{"seat": 1, "action": {"type": "knock"}}]
+    # A knock the defender answers: the knock, then what it laid off.
+    waiting = gin_view(phase="lay_off", turn=0, knock={"seat": 1})
+    assert moves(module_page, drawn, waiting) == [{"seat": 1, "action": {"type": "knock"}}]
+    layoffs = [{"card": "H4", "meld": 0}]
+    players = [{"seat": 0, "layoffs": layoffs}, {"seat": 1, "layoffs": []}]
+    answered = gin_view(phase="over", turn=None, outcome={"knocker": 1, "players": players})
+    assert moves(module_page, waiting, answered) == [
+        {"seat": 0, "action": {"type": "lay_off", "layoffs": layoffs}}
+    ]
     dealt = {**gin_view(), "hand_number": 2}
     assert moves(module_page, gin_view(), dealt) == [
         {"seat": None, "action": {"type": "next_hand"}, "hand": 2}
@@ -321,6 +330,8 @@ def test_the_move_log_words_moves_as_the_replay_does(module_page) -> None:  # ty
                 actionText('rummikub', {type: 'laid', tiles: ['R5a', 'J1']}),
                 actionText('rummikub', {type: 'draw', n: 3}),
                 actionText('rummikub', {type: 'laid', tiles: ['K6b']}),
+                actionText('gin_rummy', {type: 'lay_off', layoffs: [{card: 'H4', meld: 0}]}),
+                actionText('gin_rummy', {type: 'lay_off', layoffs: []}),
             ];
             setLanguage('en');
             const english = say();
@@ -336,6 +347,8 @@ def test_the_move_log_words_moves_as_the_replay_does(module_page) -> None:  # ty
         "lays 2 tiles: red 5, joker",
         "draws 3 tiles",
         "lays a tile: black 6",
+        "lays off the 4 of hearts",
+        "lays off nothing",
     ]
     assert words["chinese"] == [
         "弃掉红心7",
@@ -343,6 +356,8 @@ def test_the_move_log_words_moves_as_the_replay_does(module_page) -> None:  # ty
         "出了 2 枚牌：红色5、百搭牌",
         "抽了 3 枚牌",
         "出了 1 枚牌：黑色6",
+        "搭接了红心4",
+        "没有搭接",
     ]
 
 

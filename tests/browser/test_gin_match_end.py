@@ -33,6 +33,8 @@ def play_one_move(page) -> bool:  # type: ignore[no-untyped-def]
         page.click("#pass-upcard")
     elif table["phase"] == "draw":
         page.click("#stock")
+    elif table["phase"] == "lay_off":
+        page.click("#lay-off")
     elif page.locator(".gin-button, .knock-button").count():
         page.locator(".gin-button, .knock-button").first.click()
     else:

@@ -56,6 +56,9 @@ def move(page, base: str, way: str) -> str | None:  # type: ignore[no-untyped-de
     if table["phase"] == "upcard_offer":
         page.click("#pass-upcard")
         return "pass"
+    if table["phase"] == "lay_off":
+        page.click("#lay-off")
+        return "lay_off"
     if table["phase"] == "draw":
         if way == "drag":
             page.locator("#stock").drag_to(page.locator("#my-hand"))

@@ -93,6 +93,8 @@ def test_a_phone_plays_gin_with_a_hand_of_ten_unmelded_cards(new_page, seeded_se
         assert page.evaluate("document.title").startswith("▶")
         if table["phase"] == "upcard_offer":
             tap(page, "#pass-upcard")
+        elif table["phase"] == "lay_off":
+            tap(page, "#lay-off")
         elif table["phase"] == "draw":
             if not took_discard:
                 tap(page, "#discard-top")

@@ -36,8 +36,12 @@ def key(page, name: str) -> None:  # type: ignore[no-untyped-def]
 
 def one_move_by_keys(page) -> str:  # type: ignore[no-untyped-def]
     """The player's move with the keyboard only: P passes the upcard, S draws from the stock, K
-    knocks (or goes gin), End then D discards the last card of the hand."""
+    knocks (or goes gin) or, against a knock, lays off, End then D discards the last card of
+    the hand."""
     table = state(page)["game"]["tables"][0]
+    if table["phase"] == "lay_off":
+        key(page, "k")
+        return "lay_off"
     if table["phase"] == "upcard_offer":
         key(page, "p")
         return "pass"

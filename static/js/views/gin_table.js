@@ -5,7 +5,8 @@
 
 import { actionText } from "../action_text.js";
 import { cardName, seatLabel } from "../game_text.js";
-import { t } from "../i18n.js";
+import { listText, t } from "../i18n.js";
+import { bestArrangement } from "../rules/gin_melds.js";
 import { cardBack, cardElement } from "./cards.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
@@ -114,6 +115,8 @@ export function createGinTable(container, controller) {
       const card = hand.selected ?? focused;
       if (card) hand.discard(ctx, card);
       else showError({ code: "pick_a_card" });
+    } else if (key === "end" && myTurn(table) && table.phase === "lay_off") {
+      act({ type: "lay_off", layoffs: chosenLayOffs(table) });
     } else if (key === "end") {
       const ending = ctx.options ? bestEnding(ctx.options) : null;
       if (ending) act(ending);
@@ -272,6 +275,83 @@ export function createGinTable(container, controller) {
     );
   }
 
+  // While the defender chooses its lay-offs: the knocker's layout for everyone and, for the
+  // defender, the server's best lay-offs (its first legal lay_off), each on a checkbox and
+  // shown on the meld it goes onto.
+  let layOffs = { key: null, off: new Set() };
+
+  function bestLayOffs() {
+    return (state.you?.legal ?? []).find((a) => a.type === "lay_off")?.layoffs ?? [];
+  }
+
+  function chosenLayOffs(table) {
+    const key = `${state.game.hand_number}:${table.table}`;
+    if (layOffs.key !== key) layOffs = { key, off: new Set() };
+    return bestLayOffs().filter((l) => !layOffs.off.has(l.card));
+  }
+
+  function knockPanel(table) {
+    if (table.phase !== "lay_off" || !table.knock) return null;
+    const knock = table.knock;
+    const defending = myTurn(table);
+    const chosen = defending ? chosenLayOffs(table) : [];
+    const onto = (index) => chosen.filter((l) => l.meld === index).map((l) => l.card);
+    const small = (card) => cardElement(card, { small: true });
+    return h(
+      "div.knock-layout",
+      { id: "knock-layout" },
+      h("p.who", {}, t("gin.knock_layout", { name: seatName(knock.seat), n: knock.deadwood_points })),
+      h(
+        "div.hand-groups",
+        {},
+        knock.melds.map((meld, index) =>
+          h(
+            "div.meld-group",
+            { dataset: { meld: index } },
+            meld.map(small),
+            onto(index).map((card) =>
+              cardElement(card, { small: true, extraClass: "laid-off", label: t("gin.laid_off_card", { card: cardName(card) }) }),
+            ),
+          ),
+        ),
+        knock.deadwood.length ? h("div.meld-group.deadwood-group", {}, knock.deadwood.map(small)) : null,
+      ),
+      defending ? layOffChooser(table, chosen) : null,
+    );
+  }
+
+  function layOffChooser(table, chosen) {
+    const melds = table.knock.melds;
+    const picked = new Set(chosen.map((l) => l.card));
+    const left = (state.game.me?.hand ?? []).filter((card) => !picked.has(card));
+    const toggle = (card) => (event) => {
+      if (event.target.checked) layOffs.off.delete(card);
+      else layOffs.off.add(card);
+      draw();
+    };
+    return h(
+      "div.lay-off",
+      {},
+      h("p.muted", {}, t("gin.lay_off_help")),
+      h("p", { id: "deadwood-after" }, t("gin.deadwood_after_lay_offs", { n: bestArrangement(left).points })),
+      bestLayOffs().map((l) =>
+        h(
+          "label.lay-off-option",
+          {},
+          h("input", { type: "checkbox", dataset: { card: l.card }, checked: picked.has(l.card), onchange: toggle(l.card) }),
+          " ",
+          t("gin.lay_off_onto", { card: cardName(l.card), meld: listText(melds[l.meld].map(cardName)) }),
+        ),
+      ),
+      h(
+        "div.buttons",
+        {},
+        h("button.primary", { type: "button", id: "lay-off", onclick: () => act({ type: "lay_off", layoffs: chosenLayOffs(table) }) }, t("gin.lay_off")),
+        h("button", { type: "button", id: "lay-off-none", onclick: () => act({ type: "lay_off", layoffs: [] }) }, t("gin.lay_off_none")),
+      ),
+    );
+  }
+
   // The hand's result, first on the table while it is over, with the countdown to the next.
   function outcomePanel(table) {
     if (!table.outcome) return null;
@@ -285,6 +365,7 @@ export function createGinTable(container, controller) {
       "div.gin-table",
       { dataset: { table: table.table, phase: table.phase } },
       outcomePanel(table),
+      knockPanel(table),
       game.tables.length > 1 ? h("h3", {}, t("gin.table_n", { n: table.table + 1 })) : null,
       h("div.felt", {}, opponentArea(table, game), centre(table, game), handArea(table, game)),
     );
