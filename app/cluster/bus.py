@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -50,6 +51,10 @@ BUNDLE = b"B"
 # A numbered bundle: this byte, the sender's stream (its length in a byte, then itself), the
 # number (8 bytes), then the bundle.
 NUMBERED = b"N"
+# A sender's stream silent this long has nothing left to publish again (its retries stop
+# GIVE_UP_S after a bundle was queued): its last number is forgotten once the stream is of no
+# more use, its node gone or started again (a newer stream of the same node heard since).
+FORGET_AFTER_S = 60.0
 
 
 def bundle(messages: list[bytes]) -> bytes:
@@ -125,8 +130,9 @@ class Bus:
         self._unsent: list[Publish] = []
         # Channel -> the number of the last bundle sent to it.
         self._numbers: dict[str, int] = {}
-        # (sender's stream, channel) -> the number of the last bundle read from it.
+        # (sender's stream, channel) -> the number of the last bundle read from it, and when.
         self._heard: dict[tuple[bytes, bytes], int] = {}
+        self._heard_at: dict[tuple[bytes, bytes], float] = {}
         self._wake = asyncio.Event()
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -300,9 +306,28 @@ class Bus:
         if last is not None and number <= last:
             return  # published again after a lost answer, and already had
         self._heard[key] = number
+        self._heard_at[key] = time.monotonic()
         if last is not None and number > last + 1:
             self.on_gap(stream.partition(b" ")[0].decode())
         self._hear(bundled)
+
+    def forget_silent(self, alive: set[str], now: float | None = None) -> None:
+        """Forget the numbers of streams silent for FORGET_AFTER_S whose node is not in
+        `alive` or has been heard from in a newer stream since (a node started again): each
+        restart of a node would otherwise leave its old streams here for good."""
+        now = time.monotonic() if now is None else now
+        newest: dict[bytes, tuple[float, bytes]] = {}
+        for (stream, _), at in self._heard_at.items():
+            node = stream.partition(b" ")[0]
+            if node not in newest or at > newest[node][0]:
+                newest[node] = (at, stream)
+        for key, at in list(self._heard_at.items()):
+            node = key[0].partition(b" ")[0]
+            if now - at < FORGET_AFTER_S:
+                continue
+            if node.decode() not in alive or newest[node][1] != key[0]:
+                del self._heard[key]
+                del self._heard_at[key]
 
     def _hear(self, bundled: bytes) -> None:
         for each in unbundle(bundled):

@@ -705,6 +705,7 @@ class ClusterNode:
         }
         self._gone = {node for node, mark in zip(nodes, marks, strict=True) if mark is None}
         self.bus.numbered = {node for node, said in self._alive.items() if READS.encode() in said}
+        self.bus.forget_silent(set(self._alive))
         self._others_reach_database = any(
             DATABASE.encode() in said for node, said in self._alive.items() if node != self.node_id
         )

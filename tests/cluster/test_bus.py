@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 
 import pytest
 
 from app.cluster import bus as bus_module
-from app.cluster.bus import Bus, bundle, stamped
+from app.cluster.bus import FORGET_AFTER_S, Bus, bundle, stamped
 from app.cluster.clients import redis_client
 from app.cluster.keys import ClusterKeys
 from tests.cluster.cluster import RedisServer
@@ -215,3 +216,40 @@ def test_a_reader_drops_a_bundle_it_already_had_and_reports_a_skipped_number() -
     bus._heard_from(inbox, b"F9")
     assert reader.heard == [b"F1", b"F2", b"F3", b"F5", b"F6", b"F7", b"F8", b"F9"]
     assert reader.gaps == ["node-a"]
+
+
+def test_the_numbers_of_streams_no_more_of_use_are_forgotten() -> None:
+    """A node started again, or gone, leaves streams whose last numbers would stay for good;
+    they go once silent past FORGET_AFTER_S (nothing of theirs can be published again), and
+    the numbers of a live node's current stream stay however quiet it is."""
+    reader = Reader()
+    bus = Bus(
+        None,  # type: ignore[arg-type]
+        None,  # type: ignore[arg-type]
+        KEYS,
+        "b",
+        "9f9f9f",
+        on_message=reader.hear,
+        on_resubscribed=reader.on_resubscribed,
+        on_undelivered=lambda node, messages: None,
+        on_gap=reader.gap,
+    )
+    inbox, everyone = KEYS.inbox("b").encode(), KEYS.everyone.encode()
+    old, new, quiet, dead = b"node-a 0ab1c2", b"node-a 77e1e1", b"node-c 1c1c1c", b"node-d 0d0d0d"
+    for stream in (old, quiet, dead):
+        bus._heard_from(inbox, stamped(stream, 1, [b"x"]))
+    bus._heard_from(everyone, stamped(old, 1, [b"x"]))
+    later = time.monotonic() + FORGET_AFTER_S + 1
+    bus._heard_from(inbox, stamped(new, 1, [b"y"]))
+    bus._heard_at[(new, inbox)] = later  # heard just now, a minute on
+    # Not silent for long enough: nothing goes.
+    bus.forget_silent({"node-a", "node-c"}, now=later - FORGET_AFTER_S + 5)
+    assert len(bus._heard) == 5
+    bus.forget_silent({"node-a", "node-c"}, now=later)
+    assert set(bus._heard) == {(new, inbox), (quiet, inbox)}
+    # The quiet node's stream kept its number: a bundle published again is still dropped, and
+    # a skipped one still reported.
+    bus._heard_from(inbox, stamped(quiet, 1, [b"again"]))
+    bus._heard_from(inbox, stamped(quiet, 3, [b"z"]))
+    assert b"again" not in reader.heard
+    assert reader.gaps == ["node-c"]
