@@ -32,7 +32,7 @@ def test_a_knock_lays_out_the_melds_sent_and_bad_melds_change_nothing(server) ->
                 answer = http.get(f"/api/rooms/{room_id}/legal", headers=bearer(token)).json()
                 knocks = [a for a in answer["actions"] if a["type"] == "knock"]
                 if knocks:
-                    knock_with_melds(http, room_id, token, knocks[0])
+                    knock_with_melds(http, room_id, token, knocks[0], tokens[1 - seat])
                     return
                 if answer["actions"]:
                     state = http.get(f"/api/rooms/{room_id}/state", headers=bearer(token))
@@ -48,7 +48,9 @@ def test_a_knock_lays_out_the_melds_sent_and_bad_melds_change_nothing(server) ->
         pytest.fail("no knock came up")
 
 
-def knock_with_melds(http: httpx.Client, room_id: str, token: str, knock: dict[str, Any]) -> None:
+def knock_with_melds(
+    http: httpx.Client, room_id: str, token: str, knock: dict[str, Any], defender: str
+) -> None:
     state = http.get(f"/api/rooms/{room_id}/state", headers=bearer(token)).json()
     hand = state["state"]["game"]["me"]["hand"]
     kept = [card for card in hand if card != knock["card"]]
@@ -69,6 +71,13 @@ def knock_with_melds(http: httpx.Client, room_id: str, token: str, knock: dict[s
         json={"action": sent, "version": state["version"]},
     )
     assert accepted.status_code == 200, accepted.text
+    # Where the defender may lay off, the hand waits for its answer: the best lay-offs.
+    waiting = http.get(f"/api/rooms/{room_id}/legal", headers=bearer(defender)).json()
+    if waiting["actions"]:
+        assert waiting["actions"][0]["type"] == "lay_off"
+        body = {"action": {"type": "lay_off"}, "version": waiting["version"]}
+        answered = http.post(f"/api/rooms/{room_id}/actions", headers=bearer(defender), json=body)
+        assert answered.status_code == 200, answered.text
     match_id = state["state"]["room"]["match_id"]
     hands = http.get(f"/api/matches/{match_id}").json()["hands"]
     record = hands[-1]["result"]

@@ -54,7 +54,9 @@ async def test_the_example_client_carries_on_through_a_server_restart(tmp_path: 
         server_env(tmp_path / "data", MELDHALL_BOT_DELAY_MS="150"), tmp_path / "server.log"
     ).start()
     try:
-        body = {"game": "gin_rummy", "options": {"target": 60}, "bots": [{"seat": 1}]}
+        # No single hand scores 150 (big gin against the most deadwood: 31 + 98): the match
+        # is still on when the server stops.
+        body = {"game": "gin_rummy", "options": {"target": 150}, "bots": [{"seat": 1}]}
         room = rest(server.url, "POST", "/api/rooms", body)
         joined = rest(server.url, "POST", f"/api/rooms/{room['room_id']}/join", {"name": "py"})
         playing = asyncio.create_task(play(server.url, room["room_id"], joined["token"]))

@@ -25,7 +25,7 @@ from app.storage.store import StoredMatch
 
 # Refusals a player meets in a healthy cluster under faults, and carries on from: the game moved
 # on (another seat, a bot), or the room was changing hands when the move arrived.
-EXPECTED_REFUSALS = {"stale_version", "room_moved", "room_unavailable", "not_your_turn"}
+EXPECTED_REFUSALS = frozenset({"stale_version", "room_moved", "room_unavailable", "not_your_turn"})
 
 
 @dataclass

@@ -222,7 +222,7 @@ class Action(RootModel[GinRummyAction | RummikubAction]):
     """An action of either game (the room's game decides which)."""
 
 
-GIN_RUMMY_ACTIONS = (TakeUpcard, GinPass, GinDraw, Discard, Knock, Gin, BigGin, NextHand)
+GIN_RUMMY_ACTIONS = (TakeUpcard, GinPass, GinDraw, Discard, Knock, Gin, BigGin, LayOff, NextHand)
 RUMMIKUB_ACTIONS = (
     Play, RummikubDraw, RummikubPass, Move, Split, Merge, Return, Declare, Reset, EndTurn,
     Timeout, NextRound,

@@ -400,6 +400,8 @@ export default {
   "hint.gin.knock": "knock, discarding {card}",
   "hint.gin.gin": "go gin, discarding {card} face down",
   "hint.gin.big_gin": "declare big gin",
+  "hint.gin.lay_off": "lay off {cards}",
+  "hint.gin.lay_off_none": "lay off nothing",
   "hint.rk.play": "Place {n} tiles from your rack: {tiles}",
   "hint.rk.table": "The table after this play (the placed tiles are marked):",
   "hint.rk.draw": "No play is possible: draw a tile.",

@@ -400,6 +400,8 @@ export default {
   "hint.gin.knock": "敲牌，弃掉 {card}",
   "hint.gin.gin": "清牌，{card} 面朝下弃出",
   "hint.gin.big_gin": "宣布大清牌",
+  "hint.gin.lay_off": "搭接 {cards}",
+  "hint.gin.lay_off_none": "不搭接",
   "hint.rk.play": "从牌架打出 {n} 枚牌：{tiles}",
   "hint.rk.table": "打出后的桌面（标出的是新打出的牌）：",
   "hint.rk.draw": "没有可打的牌：抽一枚数字牌。",

@@ -259,6 +259,10 @@ export function createGinTable(container, controller) {
     if (action.type === "take_upcard") return t("hint.gin.take_upcard", { card: cardName(top) });
     if (action.type === "pass") return t("hint.gin.pass");
     if (action.type === "big_gin") return t("hint.gin.big_gin");
+    if (action.type === "lay_off") {
+      const cards = action.layoffs ?? [];
+      return cards.length ? t("hint.gin.lay_off", { cards: listText(cards.map((l) => cardName(l.card))) }) : t("hint.gin.lay_off_none");
+    }
     if (action.type === "knock") return t("hint.gin.knock", { card: cardName(action.card) });
     if (action.type === "gin") return t("hint.gin.gin", { card: cardName(action.card) });
     return t("hint.gin.discard", { card: cardName(action.card) });
