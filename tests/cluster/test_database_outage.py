@@ -2,10 +2,11 @@
 
 Every node reaches PostgreSQL through one proxy that freezes, as a network that drops its
 packets would, for three leases. No node can hand its rooms to one that reaches the database,
-so each keeps its own: moves sent meanwhile are refused as the database is out of reach (or
-wait for it), and none is acknowledged without being durable. Once the database answers again
-the matches go on where they were and finish, and every count of tests/cluster/tables.py is 0:
-nothing acknowledged lost, every match finished, no patch out of turn, no hidden card shown.
+so each keeps its own: moves sent meanwhile wait for the database (or, waiting too long, are
+refused as it is out of reach), and none is acknowledged in the meantime. Once the database
+answers again the matches go on where they were and finish, and every count of
+tests/cluster/tables.py is 0: nothing acknowledged lost, every match finished, no patch out of
+turn, no hidden card shown.
 """
 
 from __future__ import annotations
@@ -42,9 +43,12 @@ async def test_tables_wait_out_a_database_every_node_lost(
         matches = asyncio.create_task(play_all(tables, PLAY_S, FAULT_PACE_S))
         await asyncio.sleep(2)
         assert playing(tables) == len(tables)
+        acknowledged = sum(len(p.acknowledged) for t in tables for p in t.players)
         proxy.freeze()
         await asyncio.sleep(OUTAGE_LEASES * cluster.lease_s)
-        # Nobody reached the database, so nobody could take a room over.
+        # Nothing could be made durable, so nothing was acknowledged; and nobody reached the
+        # database, so nobody could take a room over.
+        assert sum(len(p.acknowledged) for t in tables for p in t.players) == acknowledged
         assert [await redis.get(f"{cluster.name}:lease:{t.room_id}") for t in tables] == owners
         proxy.thaw()
         await matches
