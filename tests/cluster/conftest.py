@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from redis.asyncio import Redis
+from sqlalchemy.engine import make_url
 
 from tests.cluster.balancer import Balancer
 from tests.cluster.cluster import REDIS_URL, Cluster, RedisServer, check_redis
 from tests.processes import free_port
+from tests.proxies import FreezingProxy
 from tests.storage.databases import drop_postgres_database, fresh_postgres_database
 
 pytestmark = pytest.mark.postgres
@@ -103,3 +106,34 @@ def balancer(tmp_path: Path, cluster: Cluster) -> Iterator[Balancer]:
         yield running
     finally:
         running.stop()
+
+
+@asynccontextmanager
+async def behind_a_database_proxy(
+    tmp_path: Path, database_url: str, count: int, *, every_node: bool
+) -> AsyncIterator[tuple[Cluster, FreezingProxy, Redis]]:
+    """A cluster of `count` nodes on a Redis of its own, whose first node (or, `every_node`,
+    each node) reaches PostgreSQL through a FreezingProxy; with a client of that Redis. The
+    nodes' logs are shown if the block fails."""
+    redis_server = RedisServer(free_port()).start()
+    url = make_url(database_url)
+    proxy = FreezingProxy(url.host or "127.0.0.1", url.port or 5432).start()
+    through = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    if every_node:
+        cluster = Cluster(tmp_path, through, redis_server.url, settings=FAULT_SETTINGS)
+        cluster.start(count)
+    else:
+        cluster = Cluster(tmp_path, database_url, redis_server.url, settings=FAULT_SETTINGS)
+        cluster.start(count, first={"DATABASE_URL": through})
+    redis = Redis.from_url(redis_server.url)
+    try:
+        yield cluster, proxy, redis
+    except BaseException:
+        print(cluster.logs())
+        raise
+    finally:
+        await redis.aclose()
+        proxy.thaw()
+        cluster.stop()
+        proxy.stop()
+        redis_server.stop()

@@ -67,6 +67,21 @@ def make_bus(url: str, node: str, reader: Reader) -> Bus:
     )
 
 
+def reading_bus(reader: Reader) -> Bus:
+    """Node b's bus with no Redis, for what it makes of the bundles handed to it."""
+    return Bus(
+        None,  # type: ignore[arg-type]
+        None,  # type: ignore[arg-type]
+        KEYS,
+        "b",
+        "9f9f9f",
+        on_message=reader.hear,
+        on_resubscribed=reader.on_resubscribed,
+        on_undelivered=lambda node, messages: None,
+        on_gap=reader.gap,
+    )
+
+
 @pytest.fixture
 def redis_server() -> Iterator[RedisServer]:
     server = RedisServer(free_port()).start()
@@ -188,17 +203,7 @@ async def test_a_node_that_does_not_read_numbers_gets_plain_bundles_never_twice(
 
 def test_a_reader_drops_a_bundle_it_already_had_and_reports_a_skipped_number() -> None:
     reader = Reader()
-    bus = Bus(
-        None,  # type: ignore[arg-type]
-        None,  # type: ignore[arg-type]
-        KEYS,
-        "b",
-        "9f9f9f",
-        on_message=reader.hear,
-        on_resubscribed=reader.on_resubscribed,
-        on_undelivered=lambda node, messages: None,
-        on_gap=reader.gap,
-    )
+    bus = reading_bus(reader)
     inbox = KEYS.inbox("b").encode()
     first, restarted = b"node-a 0ab1c2", b"node-a 77e1e1"
     for stream, number, messages in [
@@ -223,17 +228,7 @@ def test_the_numbers_of_streams_no_more_of_use_are_forgotten() -> None:
     they go once silent past FORGET_AFTER_S (nothing of theirs can be published again), and
     the numbers of a live node's current stream stay however quiet it is."""
     reader = Reader()
-    bus = Bus(
-        None,  # type: ignore[arg-type]
-        None,  # type: ignore[arg-type]
-        KEYS,
-        "b",
-        "9f9f9f",
-        on_message=reader.hear,
-        on_resubscribed=reader.on_resubscribed,
-        on_undelivered=lambda node, messages: None,
-        on_gap=reader.gap,
-    )
+    bus = reading_bus(reader)
     inbox, everyone = KEYS.inbox("b").encode(), KEYS.everyone.encode()
     old, new, quiet, dead = b"node-a 0ab1c2", b"node-a 77e1e1", b"node-c 1c1c1c", b"node-d 0d0d0d"
     for stream in (old, quiet, dead):

@@ -14,29 +14,20 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from redis.asyncio import Redis
-from sqlalchemy.engine import make_url
-
-from tests.cluster.cluster import Cluster, RedisServer, wait_until
-from tests.cluster.conftest import FAULT_PACE_S, FAULT_SETTINGS
+from tests.cluster.cluster import wait_until
+from tests.cluster.conftest import FAULT_PACE_S, behind_a_database_proxy
 from tests.cluster.tables import faults, open_tables, play_all
 from tests.cluster.test_failover import PLAY_S, no_faults
-from tests.processes import free_port
-from tests.proxies import FreezingProxy
 
 
 async def test_tables_of_a_node_cut_off_from_the_database_finish_elsewhere(
     tmp_path: Path, database_url: str
 ) -> None:
-    redis_server = RedisServer(free_port()).start()
-    url = make_url(database_url)
-    proxy = FreezingProxy(url.host or "127.0.0.1", url.port or 5432).start()
-    through_proxy = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
-    cluster = Cluster(tmp_path, database_url, redis_server.url, settings=FAULT_SETTINGS).start(
-        3, first={"DATABASE_URL": through_proxy}
-    )
-    redis = Redis.from_url(redis_server.url)
-    try:
+    async with behind_a_database_proxy(tmp_path, database_url, 3, every_node=False) as (
+        cluster,
+        proxy,
+        redis,
+    ):
         tables = await open_tables(cluster, 6, seed=700, owner=0)
         matches = asyncio.create_task(play_all(tables, PLAY_S, FAULT_PACE_S))
         await asyncio.sleep(2)
@@ -51,12 +42,3 @@ async def test_tables_of_a_node_cut_off_from_the_database_finish_elsewhere(
         await matches
         proxy.thaw()
         no_faults(await faults(cluster, tables))
-    except BaseException:
-        print(cluster.logs())
-        raise
-    finally:
-        await redis.aclose()
-        proxy.thaw()
-        cluster.stop()
-        proxy.stop()
-        redis_server.stop()
