@@ -25,7 +25,7 @@ const en = {
       "- Knock: when your deadwood after discarding is 10 or less (the room's knock limit), discard face down and lay out your hand. meldhall offers the knock only when it is legal and shows the deadwood you would knock at.",
       "- Gin: all 10 cards in melds, no deadwood.",
       "- Big gin: all 11 cards (after drawing) in melds; you lay them all down without discarding.",
-      "After a knock the opponent lays out their hand and may lay off deadwood onto the knocker's melds (not after gin or big gin). The knocker never lays off.",
+      "After a knock the opponent lays out their hand and may lay off deadwood onto the knocker's melds (not after gin or big gin): they choose which cards, with the best lay-offs already picked (in rooms with automatic lay-offs the best are laid off for them). The knocker never lays off.",
     ]],
     ["Scoring", [
       "- Knock: the knocker scores the difference between the two deadwood counts.",
@@ -92,7 +92,7 @@ const zh = {
       "- 敲牌：弃牌后散牌点数不超过 10 点（房间的敲牌上限）时，把一张牌面朝下弃出，并摊开手牌。只有合法时 meldhall 才会提供敲牌按钮，并显示敲牌时的散牌点数。",
       "- 清牌（Gin）：10 张牌全部组成组合，没有散牌。",
       "- 大清牌（Big Gin）：抽牌后 11 张牌全部组成组合，直接摊牌，不用弃牌。",
-      "敲牌后，对手摊开手牌，并可以把散牌搭接到敲牌者的组合上（清牌或大清牌时不能搭接）。敲牌者永远不能搭接。",
+      "敲牌后，对手摊开手牌，并可以把散牌搭接到敲牌者的组合上（清牌或大清牌时不能搭接）：由对手选择搭接哪些牌，最优的搭接已预先选好（在自动搭接的房间里，系统直接替对手搭接最优的牌）。敲牌者永远不能搭接。",
     ]],
     ["计分", [
       "- 敲牌分：敲牌者得到双方散牌点数的差值。",
