@@ -91,7 +91,10 @@ class Hand:
             "knocker": self.knocker,
             "laid_out": None
             if self.laid_out is None
-            else [list(meld) for meld in self.laid_out.melds] + [list(self.laid_out.deadwood)],
+            else {
+                "melds": [list(meld) for meld in self.laid_out.melds],
+                "deadwood": list(self.laid_out.deadwood),
+            },
             "outcome": self.outcome,
         }
 
@@ -120,11 +123,10 @@ class Hand:
 
 
 def _arrangement(data: Any) -> Arrangement | None:
-    """An arrangement stored as its melds followed by its deadwood."""
     if data is None:
         return None
-    *melds, deadwood = data
-    return Arrangement(melds=tuple(tuple(meld) for meld in melds), deadwood=tuple(deadwood))
+    melds = tuple(tuple(meld) for meld in data["melds"])
+    return Arrangement(melds=melds, deadwood=tuple(data["deadwood"]))
 
 
 def knock_limit_for(upcard: int, config: Mapping[str, Any]) -> int:
@@ -187,16 +189,12 @@ def player_view(hand: Hand, position: int, shown: bool) -> dict[str, Any]:
     }
 
 
-def is_laid_open(hand: Hand) -> bool:
-    return hand.outcome is not None and hand.outcome["ending"] != "draw"
-
-
 def is_shown(hand: Hand, position: int) -> bool:
     """Whether a player's cards lie open on the table: both after a knock, gin or big gin;
     the knocker's alone while the defender chooses its lay-offs."""
     if hand.phase is HandPhase.LAY_OFF:
         return position == hand.knocker
-    return is_laid_open(hand)
+    return hand.outcome is not None and hand.outcome["ending"] != "draw"
 
 
 def laid_out_view(hand: Hand) -> dict[str, Any] | None:

@@ -55,11 +55,6 @@ def _chains(defender: int, meld: tuple[int, ...]) -> list[list[int]]:
     return chains
 
 
-def can_lay_off(defender: int, knocker_melds: tuple[tuple[int, ...], ...]) -> bool:
-    """Whether any defender card can be laid off onto one of the knocker's melds."""
-    return any(_chains(defender, meld) for meld in knocker_melds)
-
-
 def chosen_defence(
     defender: int, knocker_melds: tuple[tuple[int, ...], ...], layoffs: list[tuple[int, int]]
 ) -> Defence:

@@ -11,7 +11,7 @@ from typing import Any
 from app.games.engine import Action, IllegalAction
 from app.games.gin_rummy.cards import CARD_NAMES, CARD_POINTS, names, parse_card, to_mask
 from app.games.gin_rummy.hand import Hand, HandPhase
-from app.games.gin_rummy.layoffs import best_defence, can_lay_off, chosen_defence, knocker_layout
+from app.games.gin_rummy.layoffs import best_defence, chosen_defence, knocker_layout
 from app.games.gin_rummy.melds import Arrangement, best_arrangement_mask, is_meld, min_deadwood_mask
 from app.games.gin_rummy.scoring import end_by_knock, end_in_draw
 
@@ -224,7 +224,6 @@ def _knock(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> 
     if (
         config["lay_offs"] == "choose"
         and deadwood > 0
-        and can_lay_off(defender, arrangement.melds)
         and best_defence(defender, arrangement.melds).layoffs
     ):
         # The defender chooses what to lay off (its turn); the hand ends with its answer.
