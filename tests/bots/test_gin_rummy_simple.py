@@ -9,7 +9,7 @@ from app.bots.gin_rummy.simple import SimpleGinBot
 from app.bots.registry import make_bot
 from app.games.gin_rummy import GinRummy
 from tests.bots.test_strong_bots import discards, gin_view, play_out
-from tests.games.gin_rummy.deals import rigged, seats
+from tests.games.gin_rummy.deals import knocked, rigged, seats
 
 RUNS = "H1 H2 H3 S4 S5 S6 D7 D8 D9 C13"
 LOOSE = "C1 C3 C5 C7 C9 D2 D4 D6 H11 S13"
@@ -56,10 +56,7 @@ def test_it_knocks_as_soon_as_it_may() -> None:
 
 def knocked_against(defender: str) -> tuple[GinRummy, int]:
     """RUNS takes the upcard C2 and knocks with C13 (deadwood 2): (match, the defender)."""
-    match = rigged(RUNS, defender, "C2")
-    first, second = seats(match)
-    match.apply(first, {"type": "take_upcard"})
-    match.apply(first, {"type": "knock", "card": "C13"})
+    match, _, second = knocked(RUNS, defender, "C2")
     return match, second
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from app.games.gin_rummy import GinRummy
 from tests.browser.test_client_modules import module_page
 from tests.browser.test_gin_knock_layout import mount
-from tests.games.gin_rummy.deals import rigged, seats
+from tests.games.gin_rummy import deals
 
 __all__ = ["module_page"]  # the client modules' page, shared as a fixture
 
@@ -18,11 +18,7 @@ DEFENDER = "H4 H5 D10 S3 C7 C8 C9 S11 D12 C12"
 
 
 def knocked() -> tuple[GinRummy, int, int]:
-    match = rigged(KNOCKER, DEFENDER, "C2")
-    first, second = seats(match)
-    match.apply(first, {"type": "take_upcard"})
-    match.apply(first, {"type": "knock", "card": "C13"})
-    return match, first, second
+    return deals.knocked(KNOCKER, DEFENDER, "C2")
 
 
 def document(match: GinRummy, seat: int) -> dict[str, Any]:

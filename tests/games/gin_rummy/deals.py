@@ -44,6 +44,19 @@ def outcome(match: GinRummy) -> dict[str, Any]:
     return result
 
 
+def knocked(
+    knocker: str, defender: str, upcard: str, card: str = "C13", **config: object
+) -> tuple[GinRummy, int, int]:
+    """The non-dealer, dealt `knocker`, takes the upcard and knocks with `card`:
+    (match, knocker, defender). Where the defender may choose its lay-offs, the hand then
+    waits for it (`answer_knock`)."""
+    match = rigged(knocker, defender, upcard, config=config)
+    first, second = seats(match)
+    match.apply(first, {"type": "take_upcard"})
+    match.apply(first, {"type": "knock", "card": card})
+    return match, first, second
+
+
 def answer_knock(match: GinRummy, layoffs: list[dict[str, Any]] | None = None) -> None:
     """Where the table waits for the defender's lay-offs, the defender lays off `layoffs`
     (None: its best)."""

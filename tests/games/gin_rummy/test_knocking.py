@@ -7,6 +7,7 @@ import pytest
 from app.games.gin_rummy import GinRummy, IllegalAction
 from tests.games.gin_rummy.deals import (
     answer_knock,
+    knocked,
     outcome,
     player_record,
     rigged,
@@ -22,10 +23,7 @@ def knock_after_taking(
 ) -> tuple[GinRummy, int, int]:
     """The non-dealer takes the upcard and knocks with `card`, and the defender lays off its
     best where it may choose: (match, knocker, defender)."""
-    match = rigged(knocker, defender, upcard, config=config)
-    first, second = seats(match)
-    match.apply(first, {"type": "take_upcard"})
-    match.apply(first, {"type": "knock", "card": card})
+    match, first, second = knocked(knocker, defender, upcard, card, **config)
     answer_knock(match)
     return match, first, second
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from app.games.gin_rummy import GinRummy, IllegalAction
+from tests.games.gin_rummy import deals
 from tests.games.gin_rummy.deals import outcome, player_record, rigged, seats, table
 
 KNOCKER = "H1 H2 H3 S4 S5 S6 D7 D8 D9 C13"
@@ -19,12 +20,8 @@ DEFENDER = "H4 H5 D10 S3 C7 C8 C9 S11 D12 C12"
 def knocked(
     defender: str = DEFENDER, upcard: str = "C2", **config: object
 ) -> tuple[GinRummy, int, int]:
-    """The non-dealer takes the upcard and knocks with C13: (match, knocker, defender)."""
-    match = rigged(KNOCKER, defender, upcard, config=config)
-    first, second = seats(match)
-    match.apply(first, {"type": "take_upcard"})
-    match.apply(first, {"type": "knock", "card": "C13"})
-    return match, first, second
+    """KNOCKER takes the upcard and knocks with C13: (match, knocker, defender)."""
+    return deals.knocked(KNOCKER, defender, upcard, **config)
 
 
 def onto(match: GinRummy, card: str, *meld: str) -> dict[str, Any]:

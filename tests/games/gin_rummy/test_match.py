@@ -10,6 +10,7 @@ from app.games.gin_rummy import GinRummy, IllegalAction
 from tests.games.gin_rummy.deals import (
     answer_knock,
     greedy_action,
+    knocked,
     outcome,
     play_round,
     rigged,
@@ -22,10 +23,7 @@ DEFENDER = "H4 H5 D10 S3 C7 C8 C9 S11 D12 C12"
 
 
 def won_first_hand_by_28(**config: object) -> tuple[GinRummy, int, int]:
-    match = rigged(KNOCKER, DEFENDER, "C2", config=config)
-    first, second = seats(match)
-    match.apply(first, {"type": "take_upcard"})
-    match.apply(first, {"type": "knock", "card": "C13"})
+    match, first, second = knocked(KNOCKER, DEFENDER, "C2", **config)
     answer_knock(match)
     return match, first, second
 

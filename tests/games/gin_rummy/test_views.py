@@ -6,7 +6,7 @@ import json
 
 from app.games.gin_rummy import GinRummy
 from app.games.gin_rummy.melds import min_deadwood
-from tests.games.gin_rummy.deals import answer_knock, rigged, seats, table
+from tests.games.gin_rummy.deals import answer_knock, knocked, rigged, seats, table
 
 FIRST = "H1 H2 H3 S4 S5 S6 D7 D8 D9 C13"
 SECOND = "C1 C3 C5 C7 C9 D2 D4 D6 H11 S13"
@@ -97,10 +97,7 @@ def test_a_given_deck_orders_the_first_hand_only() -> None:
 
 
 def test_the_history_in_a_view_holds_scores_but_no_cards() -> None:
-    match = rigged(FIRST, SECOND, "C2")
-    first, _ = seats(match)
-    match.apply(first, {"type": "take_upcard"})
-    match.apply(first, {"type": "knock", "card": "C13"})
+    match, first, _ = knocked(FIRST, SECOND, "C2")
     answer_knock(match)
     (summary,) = match.view(None)["history"]
     assert summary == {
