@@ -294,7 +294,7 @@ class Bus:
             finally:
                 if pubsub is not None:
                     with contextlib.suppress(RedisError, OSError):
-                        await pubsub.aclose()  # type: ignore[no-untyped-call]
+                        await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8
 
     def _heard_from(self, channel: bytes, data: bytes) -> None:
         if data[:1] != NUMBERED:
