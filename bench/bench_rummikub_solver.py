@@ -58,9 +58,9 @@ def count_program_states() -> Callable[[], int]:
     search = _dp._typed_search
 
     def counted(*args: Any) -> Any:
-        found, best, actions, levels = search(*args)
+        found, best, actions, levels, workspace = search(*args)
         held[0] += int(levels.max())
-        return found, best, actions, levels
+        return found, best, actions, levels, workspace
 
     _dp._typed_search = counted
     return lambda: held[0]

@@ -8,6 +8,8 @@ test_rummikub_solver.
 from __future__ import annotations
 
 import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from itertools import product
 
@@ -306,6 +308,31 @@ def test_a_pass_below_the_optimum_outgrows_its_arrays_and_finds_the_optimum(seed
     found, best, _actions, states = problem._pass(optimum - 2)
     assert (found, best) == (1, optimum)
     assert states > 1 << 17
+
+
+def test_threads_solving_at_once_find_what_one_thread_finds_alone() -> None:
+    """Each thread's passes reuse arrays of their own (`_dp.search`): threads released by
+    the compiled passes at once, on large and small states, find the plays one thread
+    finds, and so does that thread again after a pass that grew its arrays."""
+    rng = random.Random(77)
+    states = [mid_game_state(rng, 30 + 8 * (i % 4), 8 + 4 * (i % 4)) for i in range(12)]
+
+    def answers(chunk: list[tuple[list[list[str]], list[str]]]) -> list[tuple[int, int, int]]:
+        found = [solve(table, rack, initial_meld_done=True) for table, rack in chunk]
+        return [(s.tiles_placed, s.points, s.kept) for s in found]
+
+    alone = answers(states)
+    start = threading.Barrier(3)
+
+    def together(offset: int) -> list[tuple[int, int, int]]:
+        start.wait()
+        return answers(states[offset:] + states[:offset])
+
+    with ThreadPoolExecutor(3) as pool:
+        results = list(pool.map(together, [0, 4, 8]))
+    for offset, result in zip([0, 4, 8], results, strict=True):
+        assert result == alone[offset:] + alone[:offset]
+    assert answers(states) == alone
 
 
 def test_the_bound_after_each_step_is_what_the_steps_after_it_may_add() -> None:

@@ -44,6 +44,7 @@ which makes room (`_room`) before a state could outgrow them.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from itertools import combinations_with_replacement
 from typing import Any, TypeVar, cast
@@ -690,7 +691,8 @@ def search(
     penalties: tuple[IntArray, ...] | None,  # see below
     slack: int,
     upgrades: IntArray,
-) -> tuple[int, int, IntArray, IntArray]:
+    workspace: tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray],
+) -> tuple[int, int, IntArray, IntArray, tuple[IntArray, ...]]:
     """One pass at threshold `theta`.
 
     With `penalties` (from the linear relaxation's prices, scaled by `PENALTY_SCALE`:
@@ -700,18 +702,19 @@ def search(
     A pass without them (None) is compiled apart, without the debts (numba prunes the
     branches on an argument that is None), which keeps the passes that need none as fast.
 
-    Returns (found: 1, 0, or -1 out of budget; best score; action per step; and where each
-    step's states begin in the pass's arrays).
+    The pass's arrays come in `workspace` (keys, scores, debts, parents, actions of the
+    states, and the hash table's slots: any contents, the first five at least `MIN_STATES`
+    long) and go back out with the rest, grown if the pass outgrew them, for the next pass
+    to reuse: fresh arrays this large fault in a page per 4 KiB on first touch, which took
+    about a twentieth of the slow solves of bench/bench_rummikub_solver.py (under perf).
+
+    Returns (found: 1, 0, or -1 out of budget; best score; action per step; where each
+    step's states begin in the pass's arrays; the workspace).
     """
     table_jokers = jokers[0]
     rack_jokers = jokers[1]
     total_jokers = table_jokers + rack_jokers
-    capacity = 1 << 14
-    keys = np.empty(capacity, dtype=np.int64)
-    scores = np.empty(capacity, dtype=np.int64)
-    owed = np.empty(capacity, dtype=np.int64)
-    parents = np.empty(capacity, dtype=np.int64)
-    actions = np.empty(capacity, dtype=np.int64)
+    keys, scores, owed, parents, actions, slots_index = workspace
     level_start = np.zeros(STEPS + 2, dtype=np.int64)
     keys[0] = 0
     scores[0] = 0
@@ -720,8 +723,6 @@ def search(
     actions[0] = 0
     size = 1
     level_start[1] = 1
-    table_bits = 12
-    slots_index = np.full(1 << table_bits, -1, dtype=np.int64)
     new = np.zeros(SLOTS, dtype=np.int64)
     carried = np.zeros(SLOTS, dtype=np.int64)
     for step in range(STEPS):
@@ -790,7 +791,8 @@ def search(
             mask = (1 << table_bits) - 1
         level_start[step + 2] = size
         if 0 < budget < size:
-            return -1, 0, np.zeros(STEPS, np.int64), level_start
+            workspace = (keys, scores, owed, parents, actions, slots_index)
+            return -1, 0, np.zeros(STEPS, np.int64), level_start, workspace
         if beam > 0 and size - level_begin > beam and step < STEPS - 1:
             _keep_best(
                 keys,
@@ -809,11 +811,12 @@ def search(
         # After the beam, so a narrow pass looks up the upgrades of the states it keeps only
         # (a fifth of its lookups; dominated states were a third of its time).
         _drop_dominated(keys, scores, level_begin, size, slots_index, mask, upgrades, attach, c)
+    workspace = (keys, scores, owed, parents, actions, slots_index)
     path_actions = np.zeros(STEPS, dtype=np.int64)
     lo = level_start[STEPS]
     hi = level_start[STEPS + 1]
     if hi == lo:
-        return 0, 0, path_actions, level_start
+        return 0, 0, path_actions, level_start, workspace
     best = lo
     for index in range(lo, hi):
         if scores[index] > scores[best]:
@@ -822,10 +825,26 @@ def search(
     for step in range(STEPS - 1, -1, -1):
         path_actions[step] = actions[at]
         at = parents[at]
-    return 1, int(scores[best]), path_actions, level_start
+    return 1, int(scores[best]), path_actions, level_start, workspace
 
 
-_typed_search = cast(Callable[..., tuple[int, int, IntArray, IntArray]], search)
+_Workspace = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
+_typed_search = cast(Callable[..., tuple[int, int, IntArray, IntArray, _Workspace]], search)
+# Each thread's workspace (see `search`), kept between passes while it holds at most
+# `KEPT_STATES` states (a few MiB; a larger one, from a rare long pass, is let go).
+MIN_STATES = 1 << 14
+KEPT_STATES = 1 << 18
+_workspaces = threading.local()
+
+
+def _workspace() -> _Workspace:
+    held: _Workspace | None = getattr(_workspaces, "arrays", None)
+    if held is None:
+        keys, scores, owed, parents, actions, slots = (
+            np.empty(MIN_STATES, dtype=np.int64) for _ in range(6)
+        )
+        held = (keys, scores, owed, parents, actions, slots)
+    return held
 
 
 def run_pass(
@@ -846,7 +865,7 @@ def run_pass(
     per step; states the pass held; steps it completed). Without `penalties` no state owes
     any."""
     jokers, *tables, kept_ahead, kept_cap = arrays
-    found, best, actions, levels = _typed_search(
+    found, best, actions, levels, workspace = _typed_search(
         theta,
         beam,
         budget,
@@ -862,6 +881,8 @@ def run_pass(
         penalties,
         slack,
         UPGRADES,
+        _workspace(),
     )
+    _workspaces.arrays = workspace if len(workspace[0]) <= KEPT_STATES else None
     reached = int(np.count_nonzero(levels[2:]))
     return int(found), int(best), actions, int(levels.max()), reached
