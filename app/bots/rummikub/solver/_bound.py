@@ -80,6 +80,24 @@ def catalogue_counts() -> IntArray:
 
 
 _NUMBER = np.array([t % 13 + 1 for t in range(JOKER)] + [0], dtype=np.int64)
+# A catalogue meld has at most five tiles; the relaxation's matrix is kept by column as
+# each column's tile types and copies, so that its products take tens of entries a column
+# rather than all 53 types (a third of a relaxation's time went to the dense products).
+_WIDTH = 5
+
+
+@cache
+def _catalogue_columns() -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The catalogue's columns: (melds, 5) tile types (`TYPE_COUNT` past a meld's last) and
+    copies of each (0 there), and each meld's count of numbered tiles and their points."""
+    counts = catalogue_counts()
+    types = np.full((len(counts), _WIDTH), TYPE_COUNT, dtype=np.int64)
+    copies = np.zeros((len(counts), _WIDTH), dtype=np.int64)
+    for row, present in enumerate(counts > 0):
+        distinct = np.flatnonzero(present)
+        types[row, : len(distinct)] = distinct
+        copies[row, : len(distinct)] = counts[row, distinct]
+    return types, copies, counts[:, :JOKER].sum(axis=1), counts @ _NUMBER
 
 
 @dataclass(frozen=True)
@@ -123,31 +141,44 @@ class Relaxation:
         """`table_types` and `rack_types` count the copies of each of the 53 tile types;
         `old_melds` are the tile types of the old melds that may be kept whole."""
         available = table_types + rack_types
-        cat = catalogue_counts()
-        fits = (cat <= available).all(axis=1)
+        cat_types, cat_copies, cat_tiles, cat_points = _catalogue_columns()
+        # The copies of each catalogue meld the tiles make: none where it does not fit. (A
+        # meld's type past its last stands for two copies, as many as any meld may use.)
+        fit = (np.append(available, 2)[cat_types] // np.maximum(cat_copies, 1)).min(axis=1)
+        fits = np.flatnonzero(fit)
         keys: dict[tuple[int, ...], int] = {}
         self.key_of: list[int] = []  # each old meld's column among the old ones
         for meld in old_melds:
             self.key_of.append(keys.setdefault(tuple(sorted(meld)), len(keys)))
-        old = np.zeros((len(keys), TYPE_COUNT), dtype=np.int64)
+        width = max([_WIDTH, *(len(set(key)) for key in keys)])
+        types = np.full((len(fits) + len(keys), width), TYPE_COUNT, dtype=np.int64)
+        copies = np.zeros((len(fits) + len(keys), width), dtype=np.int64)
+        types[: len(fits), :_WIDTH] = cat_types[fits]
+        copies[: len(fits), :_WIDTH] = cat_copies[fits]
         for key, row in keys.items():
-            for tile in key:
-                old[row, tile] += 1
-        copies = np.bincount(np.array(self.key_of, dtype=np.int64), minlength=len(keys))
-        counts = np.vstack([cat[fits], old])
-        self.first_old = int(fits.sum())
+            distinct = sorted(set(key))
+            types[len(fits) + row, : len(distinct)] = distinct
+            copies[len(fits) + row, : len(distinct)] = [key.count(t) for t in distinct]
+        self.first_old = len(fits)
         self.tile_weight = tile_weight
         self.point_weight = point_weight
-        weight = np.where(_NUMBER > 0, tile_weight + _NUMBER * point_weight, 0)
-        cost = counts @ weight
+        old_types = types[len(fits) :]
+        old_copies = copies[len(fits) :]
+        tiles = np.concatenate([cat_tiles[fits], (old_copies * (old_types < JOKER)).sum(axis=1)])
+        points = np.concatenate(
+            [cat_points[fits], (old_copies * np.append(_NUMBER, 0)[old_types]).sum(axis=1)]
+        )
+        cost = tiles * tile_weight + points * point_weight
         cost[self.first_old :] += 1
+        weight = np.where(_NUMBER > 0, tile_weight + _NUMBER * point_weight, 0)
         # The table's tiles are on the table whatever the play: their weight is no score.
         self.constant = float(weight @ table_types)
         # Rows that count the tiles, and the points, on the table after a play.
-        self.tiles_row = (counts[:, :JOKER].sum(axis=1), float(table_types[:JOKER].sum()))
-        self.points_row = (counts @ _NUMBER, float(table_types @ _NUMBER))
-        upper = np.concatenate([_copies_that_fit(cat[fits], available), copies])
-        self.model = _Model(counts, upper, cost, table_types, available)
+        self.tiles_row = (tiles, float(table_types[:JOKER].sum()))
+        self.points_row = (points, float(table_types @ _NUMBER))
+        old_copies_kept = np.bincount(np.array(self.key_of, dtype=np.int64), minlength=len(keys))
+        upper = np.concatenate([fit[fits], old_copies_kept])
+        self.model = _Model(types, copies, upper, cost, table_types, available)
         # The solutions by the counts the rows fix: the targets a search asks for share them.
         self._solved: dict[tuple[int, ...], tuple[FloatArray, float, FloatArray]] = {}
         self.reduced, self.value, self.prices = self._solve([])
@@ -244,18 +275,22 @@ class _Model:
 
     def __init__(
         self,
-        counts: IntArray,
+        types: IntArray,
+        copies: IntArray,
         upper: IntArray,
         cost: IntArray,
         row_lower: IntArray,
         row_upper: IntArray,
     ) -> None:
-        self.counts = counts.astype(np.float64)
+        """Column j holds copies[j, k] of tile type types[j, k] (`TYPE_COUNT` and 0 past its
+        last type, which come in ascending order)."""
+        self.types = types
+        self.copies = copies.astype(np.float64)
         self.upper = upper.astype(np.float64)
         self.cost = cost.astype(np.float64)
         self.row_lower = row_lower.astype(np.float64)
         self.row_upper = row_upper.astype(np.float64)
-        n = len(counts)
+        n = len(types)
         lp = highspy.HighsLp()
         lp.num_col_ = n
         lp.num_row_ = TYPE_COUNT
@@ -265,11 +300,11 @@ class _Model:
         lp.col_upper_ = self.upper
         lp.row_lower_ = self.row_lower
         lp.row_upper_ = self.row_upper
-        col_index, row_index = np.nonzero(counts)
+        present = copies > 0
         lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = np.searchsorted(col_index, np.arange(n + 1))
-        lp.a_matrix_.index_ = row_index
-        lp.a_matrix_.value_ = self.counts[col_index, row_index]
+        lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(present.sum(axis=1))])
+        lp.a_matrix_.index_ = types[present]
+        lp.a_matrix_.value_ = self.copies[present]
         self.highs = highspy.Highs()  # type: ignore[no-untyped-call]  # highspy ships no stub
         for option, value in HIGHS_OPTIONS.items():
             self.highs.setOptionValue(option, value)
@@ -282,7 +317,7 @@ class _Model:
         their negation, if that bounds lower: the bound holds for any prices, so HiGHS's
         sign convention for a maximisation does not matter; -inf if no fractional solution
         satisfies the rows), and the prices of the tile types' rows."""
-        n = len(self.counts)
+        n = len(self.types)
         for row, low, high in rows:
             columns = np.flatnonzero(row).astype(np.int32)
             self.highs.addRow(low, high, len(columns), columns, row[columns].astype(float))
@@ -293,21 +328,18 @@ class _Model:
             self.highs.deleteRows(len(rows), np.arange(TYPE_COUNT, TYPE_COUNT + len(rows)))
         if infeasible:
             return np.zeros(n), -np.inf, np.zeros(TYPE_COUNT)
-        matrix = np.vstack([self.counts.T, *(row.astype(np.float64) for row, _, _ in rows)])
         lower = np.concatenate([self.row_lower, [low for _, low, _ in rows]])
         upper = np.concatenate([self.row_upper, [high for _, _, high in rows]])
         best = (np.zeros(n), np.inf, np.zeros(TYPE_COUNT))
         for y in (duals, -duals):
-            reduced = self.cost - y @ matrix
+            # cost less the prices of each column's entries, the tile types' and the rows'
+            reduced = self.cost - (np.append(y[:TYPE_COUNT], 0.0)[self.types] * self.copies).sum(
+                axis=1
+            )
+            for k, (row, _, _) in enumerate(rows):
+                reduced -= y[TYPE_COUNT + k] * row
             bound = float(np.maximum(reduced, 0.0) @ self.upper)
             bound += float(np.maximum(y * lower, y * upper).sum())
             if bound < best[1]:
                 best = (reduced, bound, y[:TYPE_COUNT])
         return best
-
-
-def _copies_that_fit(counts: IntArray, available: IntArray) -> IntArray:
-    if len(counts) == 0:
-        return np.zeros(0, dtype=np.int64)
-    per_type = np.where(counts > 0, available // np.maximum(counts, 1), 2)
-    return np.asarray(per_type.min(axis=1), dtype=np.int64)
