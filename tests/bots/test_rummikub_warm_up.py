@@ -81,6 +81,7 @@ def test_the_warm_up_builds_the_meld_catalogue_before_the_first_solve_needs_it()
         "from app.bots.rummikub.solver import warm_up, _bound, _solve\n"
         "warm_up()\n"
         "assert _bound.catalogue_counts.cache_info().currsize == 1\n"
+        "assert _bound.catalogue_columns.cache_info().currsize == 1\n"
         "assert _solve._catalogue.cache_info().currsize == 1\n"
     )
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)

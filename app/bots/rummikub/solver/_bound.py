@@ -87,7 +87,7 @@ _WIDTH = 5
 
 
 @cache
-def _catalogue_columns() -> tuple[IntArray, IntArray, IntArray, IntArray]:
+def catalogue_columns() -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """The catalogue's columns: (melds, 5) tile types (`TYPE_COUNT` past a meld's last) and
     copies of each (0 there), and each meld's count of numbered tiles and their points."""
     counts = catalogue_counts()
@@ -141,7 +141,7 @@ class Relaxation:
         """`table_types` and `rack_types` count the copies of each of the 53 tile types;
         `old_melds` are the tile types of the old melds that may be kept whole."""
         available = table_types + rack_types
-        cat_types, cat_copies, cat_tiles, cat_points = _catalogue_columns()
+        cat_types, cat_copies, cat_tiles, cat_points = catalogue_columns()
         # The copies of each catalogue meld the tiles make: none where it does not fit. (A
         # meld's type past its last stands for two copies, as many as any meld may use.)
         fit = (np.append(available, 2)[cat_types] // np.maximum(cat_copies, 1)).min(axis=1)

@@ -45,7 +45,7 @@ import highspy
 import numpy as np
 import numpy.typing as npt
 
-from app.bots.rummikub.solver._bound import catalogue_counts
+from app.bots.rummikub.solver._bound import catalogue_columns, catalogue_counts
 from app.bots.rummikub.solver._cover import search_cover
 from app.bots.rummikub.solver._melds import TYPE_COUNT, catalogue, tile_type, type_points
 from app.bots.rummikub.solver._rearrange import best_play, placed_points, warm_up_penalties
@@ -196,6 +196,7 @@ def warm_up() -> None:
     solve([["R1a", "R2a", "R3a"]], ["R4a", "B4a", "J1"], initial_meld_done=True)
     warm_up_penalties()
     catalogue_counts()
+    catalogue_columns()
     _catalogue()
 
 
