@@ -270,7 +270,6 @@ def _keep_best(
             scores[index] = -1
 
 
-@njit(cache=True, nogil=True)
 def _add_sorted(left: int, count: int, g: int) -> int:
     """The leftovers of the first `count` colours (sorted, largest first) and one more,
     sorted again: where no old group is at stake only how many colours have 1 or 2 matters."""
@@ -288,6 +287,17 @@ def _add_sorted(left: int, count: int, g: int) -> int:
     if not placed:
         out |= g << (2 * at)
     return out
+
+
+# ADD_SORTED[left, count, g] = _add_sorted(left, count, g), read by the program from the
+# table (a tenth less time on the long passes than computing it each move).
+ADD_SORTED = np.array(
+    [
+        [[_add_sorted(left, count, g) for g in range(3)] for count in range(4)]
+        for left in range(256)
+    ],
+    dtype=np.int64,
+)
 
 
 @njit(cache=True, nogil=True)
@@ -435,9 +445,10 @@ def _expand(
         group_best,  # (14, 256, 3): most old groups kept, -1 if the rest won't split
         symmetric,  # (14,): 1 where group_best ignores which colour a leftover has
         number_points,  # (14,): the points of a tile of each number (see `_rearrange`)
-        labels_of,  # LABELS_OF, RANK_OF, HELD_OF
+        labels_of,  # LABELS_OF, RANK_OF, HELD_OF, ADD_SORTED
         rank_of,
         held_of,
+        add_sorted,  # ADD_SORTED
     ) = tables
     v = step // STEPS_PER_NUMBER + 1
     c = step % STEPS_PER_NUMBER
@@ -597,7 +608,7 @@ def _expand(
                                             total = gained + (x - t) * per_tile
                                             left = (others >> 50) & 255
                                             if symmetric[v]:
-                                                left = _add_sorted(left, c, g)
+                                                left = add_sorted[left, c, g]
                                             else:
                                                 left |= g << (2 * c)
                                             groups_left = kept_ahead[
@@ -870,7 +881,7 @@ def run_pass(
         attach,
         joker_score,
         jokers,
-        (*tables, LABELS_OF, RANK_OF, HELD_OF),
+        (*tables, LABELS_OF, RANK_OF, HELD_OF, ADD_SORTED),
         kept_ahead,
         kept_cap,
         bound_after,
