@@ -58,9 +58,9 @@ def count_program_states() -> Callable[[], int]:
     search = _dp._typed_search
 
     def counted(*args: Any) -> Any:
-        found, best, actions, levels, workspace = search(*args)
+        found, best, actions, levels, workspace, cut = search(*args)
         held[0] += int(levels.max())
-        return found, best, actions, levels, workspace
+        return found, best, actions, levels, workspace, cut
 
     _dp._typed_search = counted
     return lambda: held[0]

@@ -9,12 +9,22 @@ fixings or the program's passes) confirms on states where every solve takes that
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 
-from app.bots.rummikub.solver import POINT_WEIGHT, TILE_WEIGHT, Solution, _rearrange, _solve, solve
+from app.bots.rummikub.solver import (
+    POINT_WEIGHT,
+    TILE_WEIGHT,
+    Solution,
+    _dp,
+    _rearrange,
+    _solve,
+    solve,
+)
 from app.bots.rummikub.solver._melds import JOKER, tile_type
 from app.bots.rummikub.solver._penalties import broken_penalty, kept_penalty
 from app.bots.rummikub.solver._rearrange import _Problem
@@ -111,3 +121,53 @@ def test_the_best_play_owes_no_more_than_the_slack_at_its_own_score(jokers_on_ta
         assert owed <= fixed.slack, (table, rack)
         owing += owed > 0
     assert owing > 0, "some best plays owe a penalty"
+
+
+def test_a_pass_that_finds_nothing_leaves_no_play_above_its_cut() -> None:
+    """A full pass that finds no play at its threshold reports the most a state it dropped
+    (for its bound, or for its debts to the relaxation) could still have scored: no play of
+    its problem scores more, the optimum included, and the cut is below the threshold. (The
+    relaxation's bound is the optimum on most tables without jokers: the passes owing it
+    their debts come from tables with both jokers.)"""
+    rng = random.Random(61)
+    owing = 0
+    for jokers_on_table in [False] * 6 + [True] * 8:
+        table, rack = mid_game_state(rng, 45, 16, jokers_on_table)
+        problem = _Problem.build(table, rack, TILE_WEIGHT, POINT_WEIGHT, attach=True)
+        best, _laid = problem._optimum(0)
+        held = {}
+        for above in (1, 3, 100, 1000, TILE_WEIGHT):
+            found, _score, _actions, held[above] = problem._pass(best + above)
+            assert found == 0
+            assert best <= problem.cut < best + above
+        # The same passes owing the relaxation what their choices take off its bound.
+        relaxation = problem._relaxation()
+        melds = [r.meld for r in problem.runs] + [g.meld for g in problem.groups]
+        origin = [melds.index(at) for at in range(len(table))]
+        for above in (1, 3, 100, 1000):
+            fixed = relaxation.fixed(best + above)
+            if fixed is None:
+                continue
+            problem.owe(fixed, origin, 0.0)
+            found, _score, _actions, states = problem._pass(best + above)
+            assert found == 0
+            assert best <= problem.cut < best + above, (table, rack)
+            owing += above in held and states < held[above]
+    assert owing > 0, "the debts drop states in some passes"
+
+
+def test_the_most_a_state_dropped_for_its_debts_could_score_is_exact() -> None:
+    """A play through a state owing `owes` scores at most the relaxation's bound less the
+    threshold's margin: below theta + x - owes / 64, for the margin x (the bound less the
+    threshold and what is owed outside the program) that the slack floors to 64 x. The cut
+    takes the highest integer so allowed, for the largest such x."""
+    rng = random.Random(5)
+    below = _dp._below.py_func  # numba keeps the plain function
+    for _ in range(2000):
+        theta = rng.randint(-500, 500)
+        slack = rng.randint(-200, 5000)
+        owes = slack + rng.randint(1, 400)
+        margin = Fraction(slack + 1, 64) - Fraction(1, 10**9)  # largest x with that slack
+        assert math.floor(64 * margin) == slack
+        most = math.floor(theta + margin - Fraction(owes, 64))
+        assert below(theta, slack, owes) == most, (theta, slack, owes)

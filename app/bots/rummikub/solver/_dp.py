@@ -69,6 +69,7 @@ MAX_FREE = 2  # free runs in progress per colour, see above
 # Penalties are in 1/64 of a score unit (see `search`): a kept meld's reduced cost is often
 # a half, and the floor of each penalty so scaled loses little.
 PENALTY_SCALE = 64
+NOTHING_CUT = -(1 << 62)  # a pass's `cut` when it dropped no state below its threshold
 MAX_OLD_GROUPS = 3  # of one number: eight tiles and two jokers make at most three groups
 
 _Function = TypeVar("_Function", bound=Callable[..., object])
@@ -137,6 +138,14 @@ def _rank(new: IntArray, count: int, rank_of: IntArray) -> int:
             j -= 1
         new[j + 1] = x
     return int(rank_of[((new[0] * LABELS + new[1]) * LABELS + new[2]) * LABELS + new[3]])
+
+
+@_uncounted(inline="always")
+def _below(theta: int, slack: int, owes: int) -> int:
+    """The most a state owing `owes` > `slack` could still score: a play's score is at most
+    the relaxation's bound less its penalties, and the slack is the bound less the threshold
+    less what the choices outside the program owe, rounded down in the penalties' scale."""
+    return theta - 1 - (owes - slack - 1) // PENALTY_SCALE
 
 
 @_uncounted(inline="always")
@@ -426,6 +435,7 @@ def _expand(
     size: int,
     new: IntArray,  # scratch: the labels of a colour after a move
     carried: IntArray,  # scratch: the old runs it carries on
+    cut: IntArray,  # (1,): the most any state dropped below the threshold could still score
 ) -> tuple[int, int, int]:
     """Expand the states `lo`..`hi` - 1 of a step into the next step's hash table, until one
     may add more states than the arrays or the table have room for.
@@ -469,6 +479,7 @@ def _expand(
         if penalties is not None:
             debt = owed[index]
             if debt > slack:
+                cut[0] = max(cut[0], _below(theta, slack, debt))
                 continue  # its penalties bound it below the threshold
         used = (key >> 48) & 3
         if c == 4:
@@ -490,11 +501,13 @@ def _expand(
                 if v == 13:
                     limit = total
                 if limit < theta:
+                    cut[0] = max(cut[0], limit)
                     continue
                 owes = debt
                 if penalties is not None:
                     owes += penalties[2][v, kept]
                     if owes > slack:
+                        cut[0] = max(cut[0], _below(theta, slack, owes))
                         continue
                 new_key = base | (u << 48)
                 size = _put(
@@ -616,12 +629,15 @@ def _expand(
                                             ]
                                             if groups_left < 0:
                                                 continue
-                                            if total + ahead + groups_left - kept_cap[v] < theta:
+                                            most = total + ahead + groups_left - kept_cap[v]
+                                            if most < theta:
+                                                cut[0] = max(cut[0], most)
                                                 continue
                                             owes = starting_debt
                                             if penalties is not None:
                                                 owes += penalties[0][c, v, x - t]
                                                 if owes > slack:
+                                                    cut[0] = max(cut[0], _below(theta, slack, owes))
                                                     continue
                                             if new_rank < 0:
                                                 m = 0
@@ -699,7 +715,7 @@ def search(
     slack: int,
     upgrades: IntArray,
     workspace: tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray],
-) -> tuple[int, int, IntArray, IntArray, tuple[IntArray, ...]]:
+) -> tuple[int, int, IntArray, IntArray, tuple[IntArray, ...], int]:
     """One pass at threshold `theta`.
 
     With `penalties` (from the linear relaxation's prices, scaled by `PENALTY_SCALE`:
@@ -716,7 +732,10 @@ def search(
     about a twentieth of the slow solves of bench/bench_rummikub_solver.py (under perf).
 
     Returns (found: 1, 0, or -1 out of budget; best score; action per step; where each
-    step's states begin in the pass's arrays; the workspace).
+    step's states begin in the pass's arrays; the workspace; the cut: the most any state
+    dropped for its bound or its debts could still have scored, `NOTHING_CUT` if none was, so
+    that when nothing is found no play of the problem, within the relaxation's fixings it was
+    given, scores more than the cut).
     """
     table_jokers = jokers[0]
     rack_jokers = jokers[1]
@@ -732,6 +751,7 @@ def search(
     level_start[1] = 1
     new = np.zeros(SLOTS, dtype=np.int64)
     carried = np.zeros(SLOTS, dtype=np.int64)
+    cut = np.full(1, NOTHING_CUT, dtype=np.int64)
     for step in range(STEPS):
         v = step // STEPS_PER_NUMBER + 1
         c = step % STEPS_PER_NUMBER
@@ -782,6 +802,7 @@ def search(
                 size,
                 new,
                 carried,
+                cut,
             )
             if index == hi:
                 break
@@ -801,7 +822,7 @@ def search(
         level_start[step + 2] = size
         if 0 < budget < size:
             workspace = (keys, scores, owed, parents, actions, slots_index)
-            return -1, 0, np.zeros(STEPS, np.int64), level_start, workspace
+            return -1, 0, np.zeros(STEPS, np.int64), level_start, workspace, cut[0]
         if beam > 0 and size - level_begin > beam and step < STEPS - 1:
             _keep_best(
                 keys,
@@ -825,7 +846,7 @@ def search(
     lo = level_start[STEPS]
     hi = level_start[STEPS + 1]
     if hi == lo:
-        return 0, 0, path_actions, level_start, workspace
+        return 0, 0, path_actions, level_start, workspace, cut[0]
     best = lo
     for index in range(lo, hi):
         if scores[index] > scores[best]:
@@ -834,11 +855,11 @@ def search(
     for step in range(STEPS - 1, -1, -1):
         path_actions[step] = actions[at]
         at = parents[at]
-    return 1, int(scores[best]), path_actions, level_start, workspace
+    return 1, int(scores[best]), path_actions, level_start, workspace, cut[0]
 
 
 _Workspace = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
-_typed_search = cast(Callable[..., tuple[int, int, IntArray, IntArray, _Workspace]], search)
+_typed_search = cast(Callable[..., tuple[int, int, IntArray, IntArray, _Workspace, int]], search)
 # Each thread's workspace (see `search`), kept between passes while it holds at most
 # `KEPT_STATES` states (a few MiB; a larger one, from a rare long pass, is let go).
 MIN_STATES = 1 << 14
@@ -868,13 +889,13 @@ def run_pass(
     point_weight: int,
     penalties: tuple[IntArray, ...] | None = None,
     slack: int = 0,
-) -> tuple[int, int, IntArray, int, int]:
+) -> tuple[int, int, IntArray, int, int, int]:
     """One pass of `search` over a problem's `arrays` (jokers, the problem's arrays of
     `_expand`, kept_ahead, kept_cap): (found: 1, 0, or -1 out of budget; best score; action
-    per step; states the pass held; steps it completed). Without `penalties` no state owes
-    any."""
+    per step; states the pass held; steps it completed; its cut, see `search`). Without
+    `penalties` no state owes any."""
     jokers, *tables, kept_ahead, kept_cap = arrays
-    found, best, actions, levels, workspace = _typed_search(
+    found, best, actions, levels, workspace, cut = _typed_search(
         theta,
         beam,
         budget,
@@ -894,4 +915,4 @@ def run_pass(
     )
     _workspaces.arrays = workspace if len(workspace[0]) <= KEPT_STATES else None
     reached = int(np.count_nonzero(levels[2:]))
-    return int(found), int(best), actions, int(levels.max()), reached
+    return int(found), int(best), actions, int(levels.max()), reached, int(cut)

@@ -187,6 +187,9 @@ class _Problem:
     mirrored: bool = False
     old: Collection[int] | None = None  # as given to `build`
     reached: int = 0  # the steps the last pass completed (all, unless it outgrew its budget)
+    # The last pass's cut (`_dp.search`): when it found nothing, no play of this problem
+    # scores more.
+    cut: int = 0
     fixed_by: tuple[Fixed, list[int], float] | None = None  # what `penalties` came from
     _twin: _Problem | None = field(default=None, repr=False)
 
@@ -322,7 +325,7 @@ class _Problem:
         return 0 if self.attach else self.tile_weight + JOKER_POINTS * self.point_weight
 
     def _pass(self, theta: int, beam: int = 0, budget: int = 0) -> tuple[int, int, IntArray, int]:
-        found, best, actions, states, self.reached = run_pass(
+        found, best, actions, states, self.reached, self.cut = run_pass(
             theta,
             beam,
             budget,
@@ -427,9 +430,16 @@ class _Problem:
             target = incumbent[0]
         # Fixings whose problem has no play at all: a target that fixes as much has none.
         empty: list[Fixed] = []
+        # Fixings whose pass found nothing, with its cut (`_dp.search`) as a score: no play
+        # keeping to them scores more, so a target above it that fixes as much has no play.
+        capped: list[tuple[Fixed, int]] = []
         fixed = relaxation.fixed(target - jokers)
         while target > incumbent[0]:
-            if fixed is not None and not any(_at_least(fixed, e) for e in empty):
+            if (
+                fixed is not None
+                and not any(_at_least(fixed, e) for e in empty)
+                and not any(target > most and _at_least(fixed, f) for f, most in capped)
+            ):
                 reduced = self._reduced(fixed)
                 left = reduced.problem
                 theta = target - reduced.score
@@ -440,6 +450,7 @@ class _Problem:
                     return incumbent[0], _unproven(incumbent[1])
                 if theta <= 0:
                     empty.append(fixed)
+                capped.append((fixed, left.cut + reduced.score))
             if target == incumbent[0] + 1:
                 break
             target, step = max(target - step, incumbent[0] + 1), 2 * step
