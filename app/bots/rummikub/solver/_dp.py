@@ -54,6 +54,8 @@ import numpy.typing as npt
 from numba import njit
 
 IntArray = npt.NDArray[np.int64]
+# A pass's arrays: its states' keys, scores, debts, parents and actions, its hash table's slots.
+_Workspace = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
 
 SLOTS = 4
 # Labels of a slot: 0 idle, 1-3 a free run of that length (3: three or more), 4 a free run of
@@ -714,8 +716,8 @@ def search(
     penalties: tuple[IntArray, ...] | None,  # see below
     slack: int,
     upgrades: IntArray,
-    workspace: tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray],
-) -> tuple[int, int, IntArray, IntArray, tuple[IntArray, ...], int]:
+    workspace: _Workspace,
+) -> tuple[int, int, IntArray, IntArray, _Workspace, int]:
     """One pass at threshold `theta`.
 
     With `penalties` (from the linear relaxation's prices, scaled by `PENALTY_SCALE`:
@@ -858,7 +860,6 @@ def search(
     return 1, int(scores[best]), path_actions, level_start, workspace, cut[0]
 
 
-_Workspace = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
 _typed_search = cast(Callable[..., tuple[int, int, IntArray, IntArray, _Workspace, int]], search)
 # Each thread's workspace (see `search`), kept between passes while it holds at most
 # `KEPT_STATES` states (a few MiB; a larger one, from a rare long pass, is let go).

@@ -21,6 +21,7 @@ from app.bots.rummikub.solver._bound import Fixed, Relaxation
 from app.bots.rummikub.solver._dp import (
     MAX_OLD_RUNS_PER_COLOUR,
     MAX_STARTS,
+    NOTHING_CUT,
     SLOTS,
     STEPS,
     STEPS_PER_NUMBER,
@@ -428,17 +429,14 @@ class _Problem:
         # None when the relaxation shows that no play scores more than the incumbent.
         if relaxation.fixed(incumbent[0] + 1 - jokers) is None:
             target = incumbent[0]
-        # Fixings whose problem has no play at all: a target that fixes as much has none.
-        empty: list[Fixed] = []
-        # Fixings whose pass found nothing, with its cut (`_dp.search`) as a score: no play
-        # keeping to them scores more, so a target above it that fixes as much has no play.
+        # Fixings whose pass found nothing, with the most a play keeping to them may score:
+        # the pass's cut (`_dp.search`), or nothing at all where the pass asked for any play
+        # of its problem. A target above it that fixes as much has no play.
         capped: list[tuple[Fixed, int]] = []
         fixed = relaxation.fixed(target - jokers)
         while target > incumbent[0]:
-            if (
-                fixed is not None
-                and not any(_at_least(fixed, e) for e in empty)
-                and not any(target > most and _at_least(fixed, f) for f, most in capped)
+            if fixed is not None and not any(
+                target > most and _at_least(fixed, f) for f, most in capped
             ):
                 reduced = self._reduced(fixed)
                 left = reduced.problem
@@ -448,9 +446,7 @@ class _Problem:
                     return reduced.lift((best, left._replay(actions)))
                 if found < 0:
                     return incumbent[0], _unproven(incumbent[1])
-                if theta <= 0:
-                    empty.append(fixed)
-                capped.append((fixed, left.cut + reduced.score))
+                capped.append((fixed, left.cut + reduced.score if theta > 0 else NOTHING_CUT))
             if target == incumbent[0] + 1:
                 break
             target, step = max(target - step, incumbent[0] + 1), 2 * step
