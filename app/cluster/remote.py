@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.cluster import wire
+from app.rooms.documents import Document
 from app.rooms.errors import RoomError
-from app.rooms.fanout import Ack, Connection, Document, Outbox
+from app.rooms.fanout import Ack, Connection, Outbox
 from app.rooms.room import CLOSE_ROOM_MOVED
 
 if TYPE_CHECKING:

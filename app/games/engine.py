@@ -150,6 +150,21 @@ class Engine(Protocol):
         under `prefix` and the JSON Patch between them; None to have the two diffed."""
         ...
 
+    @property
+    def moves(self) -> int:
+        """How many actions the state has taken; a refused action does not count."""
+        ...
+
+    def move_patch(self, seat: Seat | None, prefix: str) -> list[dict[str, Any]] | None:
+        """The JSON Patch (paths under `prefix`) that the last action made to `seat`'s view,
+        derived from the action without building views; None where the engine does not know
+        it that way, and views must be built and compared.
+
+        Exact only for a viewer whose views were built, or whose patches were asked this way,
+        after every earlier action: the room asks it of every viewer it sends to.
+        """
+        ...
+
     def hidden_from(self, seat: Seat | None) -> set[str]:
         """Card or tile names/ids that `seat` may not see right now (for leak tests)."""
         ...

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from app.rooms.fanout import Ack, Connection, Document, Outbox
+from app.rooms.documents import Document
+from app.rooms.fanout import Ack, Connection, Outbox
 
 
 class RoomAccess(Protocol):

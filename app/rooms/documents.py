@@ -24,6 +24,7 @@ from typing import Any
 from app.games.engine import SeatView
 
 Patch = list[dict[str, Any]]
+Document = dict[str, Any]
 # The patch between two public views at a path, by their identities (the entry holds both, so
 # neither id can be reused by another object while it is kept).
 Shared = dict[tuple[int, int], tuple[Any, Any, str, Patch]]
@@ -34,6 +35,33 @@ def escape(key: str) -> str:
     if "~" in key or "/" in key:
         return key.replace("~", "~0").replace("/", "~1")
     return key
+
+
+class _Unbuilt:
+    """The value of a document's part that was brought up to date by a patch and not built."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNBUILT"
+
+
+# A kept document's part that was patched, not built: never sent, and any later diff of that
+# part replaces it whole (its type is no JSON type).
+UNBUILT: Any = _Unbuilt()
+
+
+def patch_around(old: Document, new: Document, key: str, known: Patch) -> Patch:
+    """The patch from document `old` to `new` (the same keys) where the change of the part at
+    `key` is `known`; the other parts are diffed."""
+    ops: Patch = []
+    shared: Shared = {}
+    for name, value in new.items():
+        if name == key:
+            ops.extend(known)
+        else:
+            _diff(old[name], value, f"/{escape(name)}", ops, shared)
+    return ops
 
 
 def make_patch(old: Any, new: Any, shared: Shared | None = None) -> Patch:

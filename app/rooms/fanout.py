@@ -7,9 +7,8 @@ from typing import Any, Protocol
 
 import orjson
 
-from app.rooms.documents import Patch, Shared, make_patch
+from app.rooms.documents import Document, Patch, Shared, make_patch
 
-Document = dict[str, Any]
 # Raised only for changes an existing client could misread; additions keep the number.
 # 2: an accepted action's ack carries the action's patch for the acting connection.
 # 3: a Gin Rummy knock may wait for the defender's lay-offs (phase and action lay_off).
@@ -49,6 +48,8 @@ class Connection:
 Known = tuple[Any, Any, str, Patch]
 # The connection whose action this change is, and the action's `seq`.
 Ack = tuple[Connection, int]
+# A viewer's new document and the patch to it from the one given, derived without building it.
+Derived = tuple[Document, Patch]
 
 
 class Fanout:
@@ -79,14 +80,18 @@ class Fanout:
         ack: Ack | None = None,
         known: Callable[[], Known | None] | None = None,
         own: Callable[[int], Known | None] | None = None,
+        derive: Callable[[int | None, Document], Derived | None] | None = None,
     ) -> None:
         """Send each connection the patch to its document at `version`.
 
         The connection in `ack` gets the patch inside the ack of its action (one frame, not
-        two: a third of the socket writes of a move). `known`, asked once the first document
-        is built, may tell the change of the public view those documents hold, as the engine
-        reported it: then nobody's documents are diffed there. `own`, asked once a seat's
-        document is built, may tell the change of that seat's own part the same way.
+        two: a third of the socket writes of a move). `derive`, asked first for each viewer
+        with the document its connections hold, may give the new document and the patch to it
+        without building the document; otherwise the document is built and diffed. `known`,
+        asked once the first document is built, may tell the change of the public view those
+        documents hold, as the engine reported it: then nobody's documents are diffed there.
+        `own`, asked once a seat's document is built, may tell the change of that seat's own
+        part the same way.
         """
         docs: dict[int | None, Document] = {}
         # Tabs of one seat usually hold the same version: one patch text serves them all.
@@ -99,9 +104,18 @@ class Fanout:
         if acking is not None and acking in connections and connections[0] is not acking:
             # The actor's answer first: its round trip is the one a person waits on.
             connections = [acking, *(c for c in connections if c is not acking)]
+        # Viewers whose new document was derived: a connection of theirs at another version
+        # (none in practice: every change reaches every connection) gets a snapshot.
+        derived: set[int | None] = set()
         for connection in connections:
             seat = connection.seat
             doc = docs.get(seat)
+            if doc is None and derive is not None and connection.doc is not None:
+                made = derive(seat, connection.doc)
+                if made is not None:
+                    doc = docs[seat] = made[0]
+                    patches[(seat, connection.version)] = made[1]
+                    derived.add(seat)
             if doc is None:
                 doc = docs[seat] = document(seat)
                 if known is not None:
@@ -116,6 +130,9 @@ class Fanout:
             key = (seat, connection.version)
             patch = patches.get(key)
             if patch is None:
+                if seat in derived:
+                    self.snapshot(connection, version, document(seat))
+                    continue
                 patch = patches[key] = make_patch(connection.doc, doc, shared)
             if connection is acking:
                 assert ack is not None

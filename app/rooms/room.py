@@ -22,8 +22,9 @@ from typing import Any
 
 from app.games.engine import Config, Engine, IllegalAction
 from app.rooms.bot_driver import BotDriver, BotFactory
+from app.rooms.documents import UNBUILT, Document, patch_around
 from app.rooms.errors import RoomError
-from app.rooms.fanout import Ack, Connection, Document, Fanout, Known, Outbox
+from app.rooms.fanout import Ack, Connection, Derived, Fanout, Known, Outbox
 from app.rooms.flow import RoomFlow
 from app.rooms.match import Match, SavedAfterAll, new_identity, raise_moved
 from app.rooms.seats import Seat, SeatsSnapshot, SeatTable
@@ -107,6 +108,9 @@ class Room:
         self.on_lost: Callable[[Room], None] | None = None
         self._info: dict[str, Any] | None = None
         self._waiting_parts: dict[int | None, dict[str, Any]] = {}
+        # The engine and its count of actions at the last change sent to the connections:
+        # their documents' game parts are patched from there when the engine derives the patch.
+        self._shown: tuple[Engine, int] | None = None
 
     # -- reading -------------------------------------------------------------------------
 
@@ -147,6 +151,10 @@ class Room:
 
     def document(self, seat: int | None) -> Document:
         engine = self.match.engine if self.match else None
+        return self._document(seat, engine.view(seat) if engine is not None else None)
+
+    def _document(self, seat: int | None, game: Any) -> Document:
+        engine = self.match.engine if self.match else None
         playing = self.status is RoomStatus.PLAYING
         if engine is not None and seat is not None and playing and seat in engine.to_act():
             you = {"seat": seat, "legal": engine.legal_actions(seat)}
@@ -155,9 +163,25 @@ class Room:
         return {
             "room": self._shared_info(),
             "you": you,
-            "game": engine.view(seat) if engine is not None else None,
+            "game": game,
             "deadline": self.turn_timer.deadline_ms,
         }
+
+    def _derived(self, seat: int | None, before: Document) -> Derived | None:
+        """The viewer's document after the last action, and the patch to it from `before`
+        (the document of the change before), with the game's part patched as its engine
+        derived it from the action, not built; None where the game's view must be built."""
+        match, shown = self.match, self._shown
+        if match is None or shown is None:
+            return None
+        engine = match.engine
+        if shown[0] is not engine or shown[1] + 1 != engine.moves:
+            return None
+        game = engine.move_patch(seat, "/game")
+        if game is None:
+            return None
+        doc = self._document(seat, UNBUILT)
+        return doc, patch_around(before, doc, "game", game)
 
     def _waiting(self, seat: int | None) -> dict[str, Any]:
         # A viewer with nothing to do gets the same (read-only) part every time: the differ
@@ -588,8 +612,10 @@ class Room:
             else:
                 self.table_versions[table] = self.version
         self.fanout.broadcast(
-            self.version, self.document, ack, self._public_change, self._own_change
+            self.version, self.document, ack, self._public_change, self._own_change, self._derived
         )
+        engine = None if self.match is None else self.match.engine
+        self._shown = None if engine is None else (engine, engine.moves)
 
     def _public_change(self) -> Known | None:
         """The change of the game's public view as its engine reported it (documents hold

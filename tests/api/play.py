@@ -71,11 +71,9 @@ class RecordingFanout:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.fanout, name)
 
-    def broadcast(
-        self, version: int, document: Any, ack: Any = None, known: Any = None, own: Any = None
-    ) -> None:
+    def broadcast(self, version: int, *arguments: Any) -> None:
         self.record(version)
-        self.fanout.broadcast(version, document, ack, known, own)
+        self.fanout.broadcast(version, *arguments)
 
 
 class HiddenRecorder:

@@ -17,13 +17,21 @@ from app.games.engine import (
     refuse_unknown_fields,
 )
 from app.games.gin_rummy import config as variant
-from app.games.gin_rummy.cards import CARD_NAMES, DECK_SIZE, parse_cards, rank_of, suit_of
+from app.games.gin_rummy.cards import (
+    CARD_INDEX,
+    CARD_NAMES,
+    DECK_SIZE,
+    parse_cards,
+    rank_of,
+    suit_of,
+)
 from app.games.gin_rummy.hand import (
     Hand,
     HandPhase,
     TableViews,
     deal,
     hidden_cards,
+    move_table_ops,
     own_patch,
     own_view,
     table_patch,
@@ -36,6 +44,15 @@ from app.games.gin_rummy.match_score import (
 )
 from app.games.gin_rummy.turns import ACTION_FIELDS, apply_action, legal_actions
 from app.games.patches import replace_changed
+
+# Actions whose change of the views `move_patch` derives while the hand plays on.
+MOVE_PATCHED = frozenset(("draw", "discard", "take_upcard", "pass"))
+
+
+def _named_card(action: Mapping[str, Any]) -> int | None:
+    """The card a discard names, if it names one (apply_action checks it)."""
+    name = action.get("card")
+    return CARD_INDEX.get(name) if isinstance(name, str) else None
 
 
 class MatchPhase(StrEnum):
@@ -102,6 +119,12 @@ class GinRummy:
         # The public view built before the current one, for `public_change`.
         self._previous_public: View | None = None
         self._to_act: list[Seat] = []
+        # Actions taken (refused ones leave the state and this as they were), and the last one
+        # when `move_patch` can derive its patch: (moves after it, table, position, type, card,
+        # whether the card was seen taken from the discard pile).
+        self._moves = 0
+        self._last_move: tuple[int, int, int, str, int | None, bool] | None = None
+        self._move_ops: tuple[int, str, list[dict[str, Any]]] | None = None
 
     @classmethod
     def options(cls) -> list[dict[str, Any]]:
@@ -240,9 +263,22 @@ class GinRummy:
         hand = self._hand_of(seat)
         if hand is None:
             raise IllegalAction("not_your_turn", f"seat {seat} is not playing this hand")
+        position, card = hand.turn, _named_card(action)
+        known = card is not None and card in hand.known[position]
         apply_action(hand, seat, action, self.config)
+        self._moved()
         if hand.outcome is not None:
             self._finish(hand)
+        elif action["type"] in MOVE_PATCHED:
+            self._last_move = (self._moves, hand.table, position, action["type"], card, known)
+
+    def _moved(self) -> None:
+        self._moves += 1
+        self._last_move = None
+
+    @property
+    def moves(self) -> int:
+        return self._moves
 
     def _next_hand(self, seat: Seat | None) -> None:
         if seat is not None:
@@ -250,6 +286,7 @@ class GinRummy:
         if self.match_phase is not MatchPhase.HAND_OVER:
             raise IllegalAction("wrong_phase", "the current hand is still being played")
         self._deal_round()
+        self._moved()
 
     def _finish(self, hand: Hand) -> None:
         assert hand.outcome is not None
@@ -363,6 +400,42 @@ class GinRummy:
         ops: list[dict[str, Any]] = []
         own_patch(before[1], kept[1], path, ops)
         return before[1], kept[1], path, ops
+
+    def move_patch(self, seat: Seat | None, prefix: str) -> list[dict[str, Any]] | None:
+        """The patch the last action made to `seat`'s view, from the action itself: a draw, a
+        discard or an answer to the upcard that left the hand in play. The seat's own part is
+        compared with the one its views held before the action (None if none was built)."""
+        last = self._last_move
+        if last is None or last[0] != self._moves:
+            return None
+        ops = list(self._public_move_ops(last, prefix))
+        if seat is None:
+            return ops
+        hand = self._hand_of(seat)
+        if hand is None:
+            return ops
+        if seat not in self._own_parts:
+            return None
+        now = self._own_view(hand, seat)
+        # Rebuilt since the action (here or by a view built since): what it was before.
+        rebuilt = self._own_before.get(seat)
+        if rebuilt is not None and rebuilt[0] == self._changes:
+            own_patch(rebuilt[1], now, f"{prefix}/me", ops)
+        return ops
+
+    def _public_move_ops(
+        self, last: tuple[int, int, int, str, int | None, bool], prefix: str
+    ) -> list[dict[str, Any]]:
+        # One list for every viewer of the move (read-only, like the views).
+        kept = self._move_ops
+        if kept is not None and kept[0] == self._moves and kept[1] == prefix:
+            return kept[2]
+        _, table, position, kind, card, known = last
+        ops = move_table_ops(self.hands[table], position, kind, card, known, table, prefix)
+        if kind in ("pass", "discard"):
+            ops.append({"op": "replace", "path": f"{prefix}/to_act", "value": self.to_act()})
+        self._move_ops = (self._moves, prefix, ops)
+        return ops
 
     def _match_view(self) -> dict[str, Any]:
         # Scores, history and the result change only when a hand ends or the match does.

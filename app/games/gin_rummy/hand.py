@@ -296,6 +296,45 @@ def table_patch(
             replace_changed(was, now, PLAYER_KEYS, f"{path}/players/{position}", ops)
 
 
+def move_table_ops(
+    hand: Hand,
+    position: int,
+    kind: str,
+    card: int | None,
+    known: bool,
+    table: int,
+    prefix: str,
+) -> list[dict[str, Any]]:
+    """The JSON Patch of a table's public part (`TableViews.public`) after a move that left
+    the hand in play: `kind` made by the player at `position`, naming `card` (a discard),
+    which it had been seen taking from the discard pile if `known`."""
+    path = f"{prefix}/tables/{table}"
+    ops: list[dict[str, Any]] = []
+    if kind == "pass":
+        ops.append({"op": "replace", "path": f"{path}/turn", "value": hand.seats[hand.turn]})
+        if hand.phase is HandPhase.DRAW:
+            ops.append({"op": "replace", "path": f"{path}/phase", "value": hand.phase.value})
+        return ops
+    player = f"{path}/players/{position}"
+    ops.append({"op": "replace", "path": f"{path}/phase", "value": hand.phase.value})
+    if kind == "discard":
+        assert card is not None
+        ops.append({"op": "replace", "path": f"{path}/turn", "value": hand.seats[hand.turn]})
+        ops.append({"op": "add", "path": f"{path}/discard_pile/-", "value": CARD_NAMES[card]})
+    elif hand.taken is None:
+        ops.append({"op": "replace", "path": f"{path}/stock_count", "value": len(hand.stock)})
+    else:
+        # A card taken from the discard pile: the top one, now seen in the player's hand.
+        ops.append({"op": "remove", "path": f"{path}/discard_pile/{len(hand.discard)}"})
+        known = True
+    count = len(hand.cards[position])
+    ops.append({"op": "replace", "path": f"{player}/card_count", "value": count})
+    if known:
+        seen = names(hand.known[position])
+        ops.append({"op": "replace", "path": f"{player}/taken_from_discard", "value": seen})
+    return ops
+
+
 # (points, mask of the cards worth them), highest first.
 _CARDS_BY_POINTS = tuple(
     (points, to_mask(card for card in range(DECK_SIZE) if CARD_POINTS[card] == points))

@@ -85,6 +85,7 @@ class Rummikub:
         self._public: tuple[int, View] | None = None
         # The public view built before the current one, for `public_change`.
         self._previous_public: View | None = None
+        self._moves = 0
         self.view_parts = ViewParts()
 
     # -- the Engine interface -------------------------------------------------------------
@@ -153,12 +154,22 @@ class Rummikub:
             if seat is not None:
                 raise IllegalAction("bad_action", f"{kind} is applied by the room (seat None)")
             self._system(kind)
+            self._moves += 1
             return
         if self._phase is Phase.ROUND_OVER:
             raise IllegalAction("round_over", "the round is over; the next one has not begun")
         if seat != self.current:
             raise IllegalAction("not_your_turn", f"it is seat {self.current}'s turn")
         self._handlers()[kind](self.current, action)
+        self._moves += 1
+
+    @property
+    def moves(self) -> int:
+        return self._moves
+
+    def move_patch(self, seat: Seat | None, prefix: str) -> list[dict[str, Any]] | None:
+        # A play rearranges the table and racks: its views are built and compared.
+        return None
 
     def view(self, seat: Seat | None) -> View:
         if seat is not None and not 0 <= seat < self.players:

@@ -1,0 +1,94 @@
+"""Patches the engine derives from a move, without the room building anyone's view, take every
+connection's copy to what the engine shows its viewer, move after move: with two, three and four
+players, a spectator, a seat that connects mid-hand and one that goes away and comes back."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+
+from app.bots.registry import make_bot
+from app.games.gin_rummy import GinRummy
+from app.rooms import match as room_match
+from app.rooms.directory import RoomDirectory
+from app.rooms.fanout import Connection
+from app.rooms.room import Room
+from app.rooms.tokens import hash_token, new_token
+from app.storage.memory_store import MemoryMatchStore
+from tests.rooms.test_reported_patches import ClientCopy
+from tests.rooms.test_write_ahead import TIMINGS, next_to_act
+
+
+async def gin_room(players: int) -> tuple[Room, list[str]]:
+    directory = RoomDirectory(store=MemoryMatchStore(), timings=TIMINGS, make_bot=make_bot)
+    room = await directory.create(
+        game="gin_rummy", players=players, options={}, bots=[], public=False, spectators=True
+    )
+    hashes = [hash_token(new_token()) for _ in range(players)]
+    for seat, token_hash in enumerate(hashes):
+        await room.join(f"p{seat}", seat, token_hash)
+    for token_hash in hashes:
+        await room.ready(token_hash)
+    return room, hashes
+
+
+def expected(room: Room, engine: GinRummy, seat: int | None) -> dict[str, Any]:
+    """The room's document for `seat` with the game's view built on a copy of its engine, so
+    that checking builds no view the room's own engine would keep."""
+    return copy.deepcopy(room._document(seat, engine.view(seat)))
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 11), (2, 12), (3, 13), (4, 14)])
+async def test_derived_patches_take_every_copy_to_the_viewer_s_document(
+    players: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(room_match, "new_seed", lambda: seed)
+    room, hashes = await gin_room(players)
+    rng = random.Random(seed)
+    viewers: list[int | None] = [*range(players), None]
+    # Seat 1 connects only after a few moves; the last seat leaves and comes back.
+    clients: dict[int | None, ClientCopy] = {}
+    connections: dict[int | None, Connection] = {}
+
+    async def connect(viewer: int | None) -> None:
+        clients[viewer] = ClientCopy()
+        token = None if viewer is None else hashes[viewer]
+        connections[viewer] = await room.connect(clients[viewer], token)
+
+    for viewer in viewers:
+        if viewer != 1:
+            await connect(viewer)
+    derived = moves = 0
+    leaver = players - 1
+    for move in range(400):
+        assert room.match is not None
+        engine = room.match.engine
+        if engine.is_over():
+            break
+        seat = await next_to_act(room)
+        mirror = copy.deepcopy(room.match.engine)
+        legal = mirror.legal_actions(seat)
+        action = next((a for a in legal if a["type"] in ("gin", "knock")), rng.choice(legal))
+        ack = (connections[seat], move) if seat in connections else None
+        await room.act(hashes[seat], action, room.version, ack)
+        moves += 1
+        engine = room.match.engine
+        derived += room._shown is not None and engine.move_patch(None, "/game") is not None
+        if move == 5:
+            await connect(1)
+        if move == 20:
+            await room.disconnect(connections.pop(leaver))
+            clients.pop(leaver)
+        if move == 60:
+            await connect(leaver)
+        mirror = copy.deepcopy(engine)
+        for viewer, client in clients.items():
+            assert client.version == room.version, viewer
+            assert client.doc == expected(room, mirror, viewer), (viewer, move, action)
+    assert moves > 100
+    # Draws, discards and the answers to the upcard are nearly every move.
+    assert derived > 0.8 * moves
+    await room.close()
