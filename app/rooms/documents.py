@@ -59,7 +59,7 @@ def patch_around(old: Document, new: Document, key: str, known: Patch) -> Patch:
     for name, value in new.items():
         if name == key:
             ops.extend(known)
-        else:
+        elif old[name] is not value:
             _diff(old[name], value, f"/{escape(name)}", ops, shared)
     return ops
 

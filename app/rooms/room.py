@@ -168,20 +168,25 @@ class Room:
         }
 
     def _derived(self, seat: int | None, before: Document) -> Derived | None:
-        """The viewer's document after the last action, and the patch to it from `before`
-        (the document of the change before), with the game's part patched as its engine
-        derived it from the action, not built; None where the game's view must be built."""
+        """The viewer's document now, and the patch to it from `before` (its document at the
+        last change), without building the game's view: the same as before when the game did
+        not change, patched as its engine derived it from one action; None where the view
+        must be built."""
         match, shown = self.match, self._shown
-        if match is None or shown is None:
+        if match is None or shown is None or shown[0] is not match.engine:
             return None
         engine = match.engine
-        if shown[0] is not engine or shown[1] + 1 != engine.moves:
+        if engine.moves == shown[1]:
+            game, ops = before["game"], []
+        elif engine.moves == shown[1] + 1:
+            game, derived = UNBUILT, engine.move_patch(seat, "/game")
+            if derived is None:
+                return None
+            ops = derived
+        else:
             return None
-        game = engine.move_patch(seat, "/game")
-        if game is None:
-            return None
-        doc = self._document(seat, UNBUILT)
-        return doc, patch_around(before, doc, "game", game)
+        doc = self._document(seat, game)
+        return doc, patch_around(before, doc, "game", ops)
 
     def _waiting(self, seat: int | None) -> dict[str, Any]:
         # A viewer with nothing to do gets the same (read-only) part every time: the differ

@@ -8,6 +8,7 @@ import copy
 import random
 from typing import Any
 
+import orjson
 import pytest
 
 from app.bots.registry import make_bot
@@ -91,4 +92,24 @@ async def test_derived_patches_take_every_copy_to_the_viewer_s_document(
     assert moves > 100
     # Draws, discards and the answers to the upcard are nearly every move.
     assert derived > 0.8 * moves
+    await room.close()
+
+
+async def test_a_seat_going_away_after_a_derived_move_sends_no_game_ops() -> None:
+    room, hashes = await gin_room(2)
+    watcher, leaver = ClientCopy(), ClientCopy()
+    await room.connect(watcher, None)
+    gone = await room.connect(leaver, hashes[1])
+    seat = await next_to_act(room)
+    await room.act(hashes[seat], {"type": "pass"})
+    assert room.match is not None
+    assert room.match.engine.move_patch(None, "/game") is not None
+    sent: list[dict[str, Any]] = []
+    forward = watcher.send
+    watcher.send = lambda text: (sent.append(orjson.loads(text)), forward(text))[1]  # type: ignore[method-assign]
+    await room.disconnect(gone)
+    [patch] = sent
+    assert patch["patch"]
+    assert not [op for op in patch["patch"] if op["path"].startswith("/game")]
+    assert watcher.doc == expected(room, copy.deepcopy(room.match.engine), None)
     await room.close()
