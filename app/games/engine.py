@@ -152,7 +152,8 @@ class Engine(Protocol):
 
     @property
     def moves(self) -> int:
-        """How many actions the state has taken; a refused action does not count."""
+        """How many actions this object has taken since it was made (a refused one does not
+        count): it tells whether the state changed, and by one action or more."""
         ...
 
     def move_patch(self, seat: Seat | None, prefix: str) -> list[dict[str, Any]] | None:

@@ -105,7 +105,7 @@ class Fanout:
             # The actor's answer first: its round trip is the one a person waits on.
             connections = [acking, *(c for c in connections if c is not acking)]
         # Viewers whose new document was derived: a connection of theirs at another version
-        # (none in practice: every change reaches every connection) gets a snapshot.
+        # (none in practice: every change reaches every connection) gets it built and diffed.
         derived: set[int | None] = set()
         for connection in connections:
             seat = connection.seat
@@ -131,8 +131,7 @@ class Fanout:
             patch = patches.get(key)
             if patch is None:
                 if seat in derived:
-                    self.snapshot(connection, version, document(seat))
-                    continue
+                    doc = document(seat)
                 patch = patches[key] = make_patch(connection.doc, doc, shared)
             if connection is acking:
                 assert ack is not None

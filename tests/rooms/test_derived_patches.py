@@ -113,3 +113,23 @@ async def test_a_seat_going_away_after_a_derived_move_sends_no_game_ops() -> Non
     assert not [op for op in patch["patch"] if op["path"].startswith("/game")]
     assert watcher.doc == expected(room, copy.deepcopy(room.match.engine), None)
     await room.close()
+
+
+async def test_a_tab_behind_the_others_of_its_seat_gets_a_patch_from_where_it_is() -> None:
+    room, hashes = await gin_room(2)
+    seat = await next_to_act(room)
+    ahead, behind = ClientCopy(), ClientCopy()
+    await room.connect(ahead, hashes[seat])
+    tab = await room.connect(behind, hashes[seat])
+    await room.act(hashes[seat], {"type": "pass"})
+    held = (tab.doc, tab.version, copy.deepcopy(behind.doc), behind.version)
+    await room.act(hashes[await next_to_act(room)], {"type": "pass"})
+    # As if the last change had not reached this tab (every change reaches every tab).
+    tab.doc, tab.version, behind.doc, behind.version = held
+    mover = await next_to_act(room)
+    await room.act(hashes[mover], {"type": "draw", "source": "stock"})
+    assert room.match is not None
+    mirror = copy.deepcopy(room.match.engine)
+    assert behind.version == ahead.version == room.version
+    assert behind.doc == ahead.doc == expected(room, mirror, seat)
+    await room.close()
