@@ -145,8 +145,10 @@ def main() -> None:
             pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
             continue
         per_move, sizes = [], []
-        for _ in range(args.repeats):
-            spent, sent = asyncio.run(run(game, 1, args.moves, args.spectator))
+        for repeat in range(args.repeats):
+            # A new seed each run: the same games again would find their hands' summaries in
+            # the engine's caches, as a server's other games would not.
+            spent, sent = asyncio.run(run(game, 1 + repeat, args.moves, args.spectator))
             per_move.append(spent / args.moves * 1e6)
             sizes.append(sent / args.moves)
         print(
