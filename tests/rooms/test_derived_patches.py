@@ -11,29 +11,13 @@ from typing import Any
 import orjson
 import pytest
 
-from app.bots.registry import make_bot
 from app.games.gin_rummy import GinRummy
 from app.rooms import match as room_match
-from app.rooms.directory import RoomDirectory
 from app.rooms.fanout import Connection
 from app.rooms.room import Room
-from app.rooms.tokens import hash_token, new_token
-from app.storage.memory_store import MemoryMatchStore
 from tests.rooms.test_reported_patches import ClientCopy
-from tests.rooms.test_write_ahead import TIMINGS, next_to_act
-
-
-async def gin_room(players: int) -> tuple[Room, list[str]]:
-    directory = RoomDirectory(store=MemoryMatchStore(), timings=TIMINGS, make_bot=make_bot)
-    room = await directory.create(
-        game="gin_rummy", players=players, options={}, bots=[], public=False, spectators=True
-    )
-    hashes = [hash_token(new_token()) for _ in range(players)]
-    for seat, token_hash in enumerate(hashes):
-        await room.join(f"p{seat}", seat, token_hash)
-    for token_hash in hashes:
-        await room.ready(token_hash)
-    return room, hashes
+from tests.rooms.test_table_versions import gin_room
+from tests.rooms.test_write_ahead import next_to_act
 
 
 def mirror(engine: Any) -> GinRummy:
