@@ -14,10 +14,11 @@ from app.storage.memory_store import MemoryMatchStore
 from tests.rooms.test_write_ahead import TIMINGS
 
 
-async def gin_room(players: int) -> tuple[Room, list[str]]:
+async def gin_room(players: int, game: str = "gin_rummy") -> tuple[Room, list[str]]:
+    """A started room of `players` people (of `game`, Gin Rummy unless named), no bots."""
     directory = RoomDirectory(store=MemoryMatchStore(), timings=TIMINGS, make_bot=make_bot)
     room = await directory.create(
-        game="gin_rummy", players=players, options={}, bots=[], public=False, spectators=True
+        game=game, players=players, options={}, bots=[], public=False, spectators=True
     )
     hashes = [hash_token(new_token()) for _ in range(players)]
     for seat, token_hash in enumerate(hashes):
