@@ -1,7 +1,9 @@
 """State documents and the exact JSON Patch (RFC 6902) between two of them.
 
 A document is what one viewer may know (built from `engine.view(seat)` only), so a patch
-between two documents can never carry anything the viewer may not see.
+between two documents can never carry anything the viewer may not see. A move whose change of
+the viewer's game view the engine derives (`Engine.move_patch`) is not built: the document's
+game part is then `UNBUILT`, and `patch_around` puts the engine's ops where its diff would be.
 
 The differ is deliberately simple: objects are compared key by key, lists element by element
 when their lengths match, a list that only grew gets `add` at the end, a list that only shrank
