@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-import orjson
-
 from app.rooms.documents import Document, Patch, Shared, make_patch
+from app.storage.records import json_text
 
 # Raised only for changes an existing client could misread; additions keep the number.
 # 2: an accepted action's ack carries the action's patch for the acting connection.
@@ -15,11 +14,8 @@ from app.rooms.documents import Document, Patch, Shared, make_patch
 PROTOCOL = 3
 
 
-def dumps(message: dict[str, Any]) -> str:
-    # orjson: the same compact UTF-8 text as json.dumps(separators=(",", ":"),
-    # ensure_ascii=False) at a fraction of the cost (bench/bench_diff.py); int keys become
-    # strings as json would make them.
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+# A message's text: the stores' JSON text (orjson; bench/bench_diff.py), int keys as strings.
+dumps = json_text
 
 
 class Outbox(Protocol):
