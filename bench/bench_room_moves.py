@@ -20,16 +20,20 @@ import argparse
 import asyncio
 import cProfile
 import itertools
+import os
 import pstats
 import random
 import statistics
 import sys
 import time
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# MELDHALL_ROOT: the checkout whose app/ is measured (bench/bench_instructions.py --root).
+sys.path.insert(0, os.environ.get("MELDHALL_ROOT") or str(Path(__file__).resolve().parent.parent))
 
+from app.api.outbox import Resumed
 from app.bots.registry import make_bot
 from app.rooms import match as room_match
 from app.rooms.directory import RoomDirectory
@@ -98,6 +102,25 @@ async def mover(room: Room) -> int:
     raise RuntimeError("nobody to act")
 
 
+def first_step(step: Coroutine[Any, Any, Any]) -> tuple[bool, Any]:
+    """Run a coroutine until it first waits: (whether it ended, what it waits on)."""
+    try:
+        waiting_on = step.send(None)
+    except StopIteration:
+        return True, None
+    return False, waiting_on
+
+
+async def counted(step: Coroutine[Any, Any, Any]) -> None:
+    """Await `step`, its first step inside sys.call_tracing: a C function that nothing else
+    calls, so bench/bench_instructions.py counts the instructions of the moves alone
+    (`callgrind --toggle-collect`). On the in-memory store a move never waits, so its first
+    step is all of it; a store that waits (a database) is counted up to its first wait."""
+    ended, waiting_on = sys.call_tracing(first_step, (step,))
+    if not ended:
+        await Resumed(step, waiting_on)
+
+
 async def run(game: str, seed: int, moves: int, spectator: bool) -> tuple[float, int]:
     """CPU seconds of `moves` actions, and the bytes sent for them."""
     outboxes = [CountingOutbox() for _ in range(3 if spectator else 2)]
@@ -121,7 +144,7 @@ async def run(game: str, seed: int, moves: int, spectator: bool) -> tuple[float,
         else:
             action = bots[seat].choose(doc["game"], legal)
         start = time.process_time()
-        await room.act(hashes[seat], action, room.version, (connections[seat], sequence))
+        await counted(room.act(hashes[seat], action, room.version, (connections[seat], sequence)))
         spent += time.process_time() - start
     sent = sum(c.outbox.sent for c in connections) - sent_before  # type: ignore[attr-defined]
     await room.close()
