@@ -7,10 +7,13 @@ uvicorn's own path for every frame rather than a failing socket.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from starlette.types import Send
 from websockets.protocol import State
+
+# Read on every frame; Python 3.11 reads an Enum class's attributes through a slow path.
+OPEN: Final = State.OPEN
 
 try:
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -36,6 +39,6 @@ def open_and_plain(protocol: Any) -> bool:
         protocol.handshake_complete
         and not protocol.close_sent
         and not protocol.disconnected
-        and protocol.conn.state is State.OPEN
+        and protocol.conn.state is OPEN
         and not protocol.conn.extensions
     )

@@ -29,7 +29,15 @@ from app.rooms.flow import RoomFlow
 from app.rooms.match import Match, SavedAfterAll, new_identity, raise_moved
 from app.rooms.seats import Seat, SeatsSnapshot, SeatTable
 from app.rooms.timers import OneShot
-from app.rooms.types import RoomStatus, SeatKind
+from app.rooms.types import (
+    BETWEEN_HANDS,
+    BOT,
+    FINISHED,
+    HUMAN,
+    PLAYING,
+    WAITING,
+    RoomStatus,
+)
 from app.storage.store import Fence, MatchStore, RoomRecord, SeatRecord
 
 log = logging.getLogger(__name__)
@@ -80,7 +88,7 @@ class Room:
         self.store = store
         self.timings = timings
         self.seats = SeatTable(spec.players)
-        self.status = RoomStatus.WAITING
+        self.status = WAITING
         self.match: Match | None = None
         # The id and seed of a match whose creation failed, with what it was created from: a
         # start tried again with the same makes the same match, so a creation that was in fact
@@ -133,9 +141,7 @@ class Room:
             "invite_path": f"/r/{self.spec.room_id}",
             "reconnect_grace_s": self.timings.reconnect_grace_s,
             # When the pause between hands ends (epoch ms), for a client's countdown.
-            "next_hand_at": self.hand_timer.deadline_ms
-            if self.status is RoomStatus.BETWEEN_HANDS
-            else None,
+            "next_hand_at": self.hand_timer.deadline_ms if self.status is BETWEEN_HANDS else None,
         }
 
     async def describe(self) -> dict[str, Any]:
@@ -155,7 +161,7 @@ class Room:
 
     def _document(self, seat: int | None, game: Any) -> Document:
         engine = self.match.engine if self.match else None
-        playing = self.status is RoomStatus.PLAYING
+        playing = self.status is PLAYING
         if engine is not None and seat is not None and playing and seat in engine.to_act():
             you = {"seat": seat, "legal": engine.legal_actions(seat)}
         else:
@@ -219,7 +225,7 @@ class Room:
 
     async def join(self, name: str, wanted: int | None, token_hash: str) -> int:
         async with self.lock:
-            if self.status is not RoomStatus.WAITING:
+            if self.status is not WAITING:
                 raise RoomError("match_started", "seats can be joined only before the match")
             seat = self.seats.free_seat(wanted)
             before = self.seats.snapshot()
@@ -233,7 +239,7 @@ class Room:
         async with self.lock:
             seat = await self._touch(token_hash)
             before = self.seats.snapshot()
-            if self.status is RoomStatus.WAITING:
+            if self.status is WAITING:
                 self.seats.release(seat)
             else:
                 # A match in progress keeps its seat: a bot finishes it for the leaver.
@@ -248,7 +254,7 @@ class Room:
 
     async def add_bot(self, wanted: int | None, level: str) -> int:
         async with self.lock:
-            if self.status is not RoomStatus.WAITING:
+            if self.status is not WAITING:
                 raise RoomError("match_started", "bots can be added only before the match")
             seat = self.seats.free_seat(wanted)
             before = self.seats.snapshot()
@@ -261,7 +267,7 @@ class Room:
 
     async def remove_bot(self, index: int) -> None:
         async with self.lock:
-            if self.status is not RoomStatus.WAITING:
+            if self.status is not WAITING:
                 raise RoomError("match_started", "bots can be removed only before the match")
             seat = self.seats.checked(index)
             if not seat.is_bot:
@@ -274,12 +280,12 @@ class Room:
     async def ready(self, token_hash: str) -> None:
         async with self.lock:
             seat = await self._touch(token_hash)
-            if self.status not in (RoomStatus.WAITING, RoomStatus.BETWEEN_HANDS):
+            if self.status not in (WAITING, BETWEEN_HANDS):
                 raise RoomError("not_between_hands", "ready counts only before a match or hand")
             before = self.seats.snapshot()
             seat.ready = True
             # Only a waiting room's readiness needs the write: a restart deals on between hands.
-            if self.status is RoomStatus.WAITING:
+            if self.status is WAITING:
                 await self._write_ahead(before)
             self._changed(game=False)
             await self._advance_if_all_ready()
@@ -287,7 +293,7 @@ class Room:
     async def rematch(self, token_hash: str) -> None:
         async with self.lock:
             await self._touch(token_hash)
-            if self.status is not RoomStatus.FINISHED:
+            if self.status is not FINISHED:
                 raise RoomError("match_not_over", "a rematch can start only after the match")
             await self._start_match()
 
@@ -295,7 +301,7 @@ class Room:
         async with self.lock:
             await self._touch(token_hash)
             seat = self.seats.checked(index)
-            if seat.kind is not SeatKind.HUMAN:
+            if seat.kind is not HUMAN:
                 raise RoomError("not_a_person", f"seat {index} is not held by a person")
             absent_for = time.monotonic() - seat.last_seen
             if seat.connections > 0 or absent_for < self.timings.reconnect_grace_s:
@@ -350,9 +356,9 @@ class Room:
     async def _apply(
         self, seat: int | None, action: Mapping[str, Any], ack: Ack | None = None
     ) -> None:
-        if self.match is None or self.status is RoomStatus.WAITING:
+        if self.match is None or self.status is WAITING:
             raise RoomError("not_started", "the match has not started")
-        if self.status is RoomStatus.FINISHED:
+        if self.status is FINISHED:
             raise RoomError("match_over", "the match is over")
         status = self.status
         table = self._table_of(seat)
@@ -387,15 +393,15 @@ class Room:
         engine = self.match.engine
         status = self.status
         if engine.is_over():
-            self.status = RoomStatus.FINISHED
+            self.status = FINISHED
             self.seats.clear_ready()
         elif not engine.to_act():
-            if self.status is not RoomStatus.BETWEEN_HANDS:
-                self.status = RoomStatus.BETWEEN_HANDS
+            if self.status is not BETWEEN_HANDS:
+                self.status = BETWEEN_HANDS
                 self.seats.clear_ready()
                 self.hand_timer.arm(self.timings.between_hands_s, self._hand_timer_fired)
         else:
-            self.status = RoomStatus.PLAYING
+            self.status = PLAYING
         self._arm_turn_timer()
         # Readiness is cleared only with a change of status, so the room info changed iff it did.
         moved = self.status is not status
@@ -415,9 +421,9 @@ class Room:
             self.hand_timer.arm(self.hand_timer.backoff.first_s, self._hand_timer_fired)
 
     async def _advance(self) -> None:
-        if self.status is RoomStatus.WAITING:
+        if self.status is WAITING:
             await self._start_match()
-        elif self.status is RoomStatus.BETWEEN_HANDS:
+        elif self.status is BETWEEN_HANDS:
             await self._next_hand()
 
     async def _next_hand(self) -> None:
@@ -427,7 +433,7 @@ class Room:
     async def _hand_timer_fired(self) -> None:
         async with self.lock:
             # Between hands the pause deals whoever is ready; a waiting room starts only full.
-            if self.status is RoomStatus.BETWEEN_HANDS or self.seats.all_ready():
+            if self.status is BETWEEN_HANDS or self.seats.all_ready():
                 await self._advance()
 
     async def _start_match(self) -> None:
@@ -438,7 +444,7 @@ class Room:
             self._lose_if_moved(exc)
             raise
         self.bots.reset(self.match.seed)
-        self.status = RoomStatus.PLAYING
+        self.status = PLAYING
         self.seats.clear_ready()
         self._turn_key = None
         self._info = None
@@ -471,7 +477,7 @@ class Room:
     async def start_if_all_ready(self) -> None:
         """A waiting room rebuilt with every seat ready starts: the restart came just before."""
         async with self.lock:
-            if self.status is RoomStatus.WAITING:
+            if self.status is WAITING:
                 await self._advance_if_all_ready()
 
     async def resume(self, match: Match) -> None:
@@ -480,7 +486,7 @@ class Room:
             self.match = match
             self.bots.reset(match.seed)
             self.version = self.fence.epoch * VERSION_STRIDE + match.next_index + 1
-            self.status = RoomStatus.PLAYING
+            self.status = PLAYING
             self._info = None
             await match.record_progress()
             self._after_game_change()
@@ -491,7 +497,7 @@ class Room:
         assert self.match is not None
         seconds = self.flow.turn_seconds(self.spec.options)
         engine = self.match.engine
-        if not seconds or self.status is not RoomStatus.PLAYING:
+        if not seconds or self.status is not PLAYING:
             self.turn_timer.cancel()
             self._turn_key = None
             return
@@ -502,24 +508,24 @@ class Room:
 
     async def _turn_timer_fired(self) -> None:
         async with self.lock:
-            if self.status is RoomStatus.PLAYING:
+            if self.status is PLAYING:
                 self._turn_key = None
                 await self._apply(None, self.flow.timeout)
 
     def _poke_bots(self) -> None:
-        if self.status is RoomStatus.BETWEEN_HANDS and self.seats.all_ready():
+        if self.status is BETWEEN_HANDS and self.seats.all_ready():
             self.hand_timer.arm(0, self._hand_timer_fired)
-        if self.status is not RoomStatus.PLAYING or self.match is None:
+        if self.status is not PLAYING or self.match is None:
             return
         seats = self.seats.seats
         for seat in self.match.engine.to_act():
-            if seats[seat].kind is SeatKind.BOT:
+            if seats[seat].kind is BOT:
                 self.bot_timer.arm(self.timings.bot_delay_s, self._bot_turn)
                 return
 
     async def _bot_turn(self) -> None:
         async with self.lock:
-            if self.status is not RoomStatus.PLAYING or self.match is None:
+            if self.status is not PLAYING or self.match is None:
                 return
             engine = self.match.engine
             bots = [s for s in engine.to_act() if self.seats[s].is_bot]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.rooms.errors import RoomError
-from app.rooms.types import BOT_LEVELS, SeatKind
+from app.rooms.types import BOT, BOT_LEVELS, EMPTY, HUMAN, SeatKind
 from app.storage.store import RoomSeatRecord
 
 SeatsSnapshot = tuple[list["Seat"], dict[str, int]]
@@ -16,7 +16,7 @@ SeatsSnapshot = tuple[list["Seat"], dict[str, int]]
 @dataclass
 class Seat:
     index: int
-    kind: SeatKind = SeatKind.EMPTY
+    kind: SeatKind = EMPTY
     name: str = ""
     level: str | None = None
     token_hash: str | None = None
@@ -29,7 +29,7 @@ class Seat:
 
     @property
     def is_bot(self) -> bool:
-        return self.kind is SeatKind.BOT
+        return self.kind is BOT
 
     def info(self) -> dict[str, Any]:
         connected = self.connections > 0 or self.is_bot
@@ -46,7 +46,7 @@ class Seat:
     def away_since_ms(self) -> int | None:
         """Epoch milliseconds of the person's last sign of life, for a client's "offline, N s"
         countdown against the room's reconnect grace; None for an empty seat."""
-        if self.kind is SeatKind.EMPTY:
+        if self.kind is EMPTY:
             return None
         return int((time.time() - (time.monotonic() - self.last_seen)) * 1000)
 
@@ -95,11 +95,11 @@ class SeatTable:
                 ready=seat.ready,
             )
             for seat in self.seats
-            if seat.kind is not SeatKind.EMPTY
+            if seat.kind is not EMPTY
         ]
 
     def all_taken(self) -> bool:
-        return all(seat.kind is not SeatKind.EMPTY for seat in self.seats)
+        return all(seat.kind is not EMPTY for seat in self.seats)
 
     def all_ready(self) -> bool:
         return self.all_taken() and all(seat.ready or seat.is_bot for seat in self.seats)
@@ -111,11 +111,11 @@ class SeatTable:
     def free_seat(self, wanted: int | None) -> Seat:
         if wanted is not None:
             seat = self.checked(wanted)
-            if seat.kind is not SeatKind.EMPTY:
+            if seat.kind is not EMPTY:
                 raise RoomError("seat_taken", f"seat {wanted} is already taken")
             return seat
         for seat in self.seats:
-            if seat.kind is SeatKind.EMPTY:
+            if seat.kind is EMPTY:
                 return seat
         raise RoomError("room_full", f"all {len(self.seats)} seats are taken")
 
@@ -125,21 +125,21 @@ class SeatTable:
         return self.seats[index]
 
     def seat_human(self, seat: Seat, *, name: str, token_hash: str, now: float) -> None:
-        seat.kind, seat.name, seat.level = SeatKind.HUMAN, name, None
+        seat.kind, seat.name, seat.level = HUMAN, name, None
         seat.token_hash, seat.ready, seat.last_seen, seat.replaced = token_hash, False, now, False
         self._by_token[token_hash] = seat.index
 
     def seat_bot(self, seat: Seat, *, level: str, name: str | None = None) -> None:
         if level not in BOT_LEVELS:
             raise RoomError("bad_level", f"bot level must be one of {', '.join(BOT_LEVELS)}")
-        seat.kind, seat.level, seat.ready = SeatKind.BOT, level, True
+        seat.kind, seat.level, seat.ready = BOT, level, True
         seat.name = name or f"Bot {seat.index + 1}"
 
     def release(self, seat: Seat) -> None:
         """Empty the seat and revoke its token."""
         if seat.token_hash is not None:
             self._by_token.pop(seat.token_hash, None)
-        seat.kind, seat.name, seat.level, seat.token_hash = SeatKind.EMPTY, "", None, None
+        seat.kind, seat.name, seat.level, seat.token_hash = EMPTY, "", None, None
         seat.ready, seat.replaced = False, False
 
     def hand_to_bot(self, seat: Seat, *, level: str, revoke: bool) -> None:
@@ -153,8 +153,8 @@ class SeatTable:
 
     def reclaim(self, seat: Seat) -> bool:
         """The person is back: their seat leaves the bot. True if anything changed."""
-        if seat.kind is SeatKind.BOT and seat.replaced:
-            seat.kind, seat.level, seat.replaced, seat.ready = SeatKind.HUMAN, None, False, False
+        if seat.kind is BOT and seat.replaced:
+            seat.kind, seat.level, seat.replaced, seat.ready = HUMAN, None, False, False
             return True
         return False
 
@@ -163,9 +163,9 @@ class SeatTable:
     ) -> None:
         """Put back a seat read from the store after a restart or a takeover."""
         seat.kind, seat.name, seat.level, seat.token_hash = kind, name, level, token_hash
-        seat.ready = kind is SeatKind.BOT
+        seat.ready = kind is BOT
         # The restart or the move cut its person off: the reconnect grace starts now.
         seat.last_seen = time.monotonic()
         if token_hash is not None:
             self._by_token[token_hash] = seat.index
-            seat.replaced = kind is SeatKind.BOT
+            seat.replaced = kind is BOT

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self
 
 from app.games.engine import (
     Action,
@@ -59,6 +59,13 @@ class MatchPhase(StrEnum):
     PLAYING = "playing"
     HAND_OVER = "hand_over"
     MATCH_OVER = "match_over"
+
+
+# The members as module constants, for the code on every move: Python 3.11 reads an Enum
+# class's attributes through a slow path (bench/bench_instructions.py, docs/performance.md).
+PLAYING: Final = MatchPhase.PLAYING
+HAND_OVER: Final = MatchPhase.HAND_OVER
+MATCH_OVER: Final = MatchPhase.MATCH_OVER
 
 
 _SUMMARY_KEYS = ("hand", "table", "dealer", "ending", "knocker", "winner", "points")
@@ -167,7 +174,7 @@ class GinRummy:
                 "seed": seed,
                 "first_deck": first_deck,
                 "number": 0,
-                "phase": MatchPhase.HAND_OVER.value,
+                "phase": HAND_OVER.value,
                 "hands": [],
                 "scores": [0] * players,
                 "history": [],
@@ -214,14 +221,14 @@ class GinRummy:
                 )
             )
         self.hands = hands
-        self.match_phase = MatchPhase.PLAYING
+        self.match_phase = PLAYING
 
     @property
     def phase(self) -> str:
         return self.match_phase.value
 
     def to_act(self) -> list[Seat]:
-        if self.match_phase is not MatchPhase.PLAYING:
+        if self.match_phase is not PLAYING:
             return []
         if len(self.hands) == 1:
             return self.hands[0].to_act()
@@ -240,9 +247,9 @@ class GinRummy:
 
     def legal_actions(self, seat: Seat | None) -> list[Action]:
         if seat is None:
-            return [{"type": "next_hand"}] if self.match_phase is MatchPhase.HAND_OVER else []
+            return [{"type": "next_hand"}] if self.match_phase is HAND_OVER else []
         hand = self._hand_of(seat)
-        if hand is None or self.match_phase is not MatchPhase.PLAYING:
+        if hand is None or self.match_phase is not PLAYING:
             return []
         return legal_actions(hand, seat, self.config)
 
@@ -251,14 +258,14 @@ class GinRummy:
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise IllegalAction("bad_action", "an action is an object with a string type")
         refuse_unknown_fields(action, ACTION_FIELDS)
-        if self.match_phase is MatchPhase.MATCH_OVER:
+        if self.match_phase is MATCH_OVER:
             raise IllegalAction("game_over", "the match is over")
         if action["type"] == "next_hand":
             self._next_hand(seat)
             return
         if seat is None:
             raise IllegalAction("not_your_turn", "only a seat may play; the room deals hands")
-        if self.match_phase is MatchPhase.HAND_OVER:
+        if self.match_phase is HAND_OVER:
             raise IllegalAction("wrong_phase", "the hand is over; waiting for the next deal")
         hand = self._hand_of(seat)
         if hand is None:
@@ -283,7 +290,7 @@ class GinRummy:
     def _next_hand(self, seat: Seat | None) -> None:
         if seat is not None:
             raise IllegalAction("not_your_turn", "next_hand is a system action (seat None)")
-        if self.match_phase is not MatchPhase.HAND_OVER:
+        if self.match_phase is not HAND_OVER:
             raise IllegalAction("wrong_phase", "the current hand is still being played")
         self._deal_round()
         self._moved()
@@ -297,10 +304,10 @@ class GinRummy:
             return
         self.target_side = side_reaching_target(self.sides, self.scores, self.config["target"])
         done = self.target_side is not None
-        self.match_phase = MatchPhase.MATCH_OVER if done else MatchPhase.HAND_OVER
+        self.match_phase = MATCH_OVER if done else HAND_OVER
 
     def is_over(self) -> bool:
-        return self.match_phase is MatchPhase.MATCH_OVER
+        return self.match_phase is MATCH_OVER
 
     def result(self) -> dict[str, Any] | None:
         if self.target_side is None:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from app.games.gin_rummy.cards import (
     CARD_NAMES,
@@ -40,6 +40,15 @@ class HandPhase(StrEnum):
     OVER = "over"
 
 
+# The members as module constants, for the code on every move: Python 3.11 reads an Enum
+# class's attributes through a slow path (bench/bench_instructions.py, docs/performance.md).
+UPCARD_OFFER: Final = HandPhase.UPCARD_OFFER
+DRAW: Final = HandPhase.DRAW
+DISCARD: Final = HandPhase.DISCARD
+LAY_OFF: Final = HandPhase.LAY_OFF
+OVER: Final = HandPhase.OVER
+
+
 @dataclass
 class Hand:
     number: int
@@ -50,7 +59,7 @@ class Hand:
     stock: list[int]
     discard: list[int]
     knock_limit: int
-    phase: HandPhase = HandPhase.UPCARD_OFFER
+    phase: HandPhase = UPCARD_OFFER
     turn: int = 0
     passes: int = 0
     # After both players pass the upcard, the non-dealer's draw must come from the stock.
@@ -69,7 +78,7 @@ class Hand:
         return self.seats.index(seat) if seat in self.seats else None
 
     def to_act(self) -> list[int]:
-        return [] if self.phase is HandPhase.OVER else [self.seats[self.turn]]
+        return [] if self.phase is OVER else [self.seats[self.turn]]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -192,14 +201,14 @@ def player_view(hand: Hand, position: int, shown: bool) -> dict[str, Any]:
 def is_shown(hand: Hand, position: int) -> bool:
     """Whether a player's cards lie open on the table: both after a knock, gin or big gin;
     the knocker's alone while the defender chooses its lay-offs."""
-    if hand.phase is HandPhase.LAY_OFF:
+    if hand.phase is LAY_OFF:
         return position == hand.knocker
     return hand.outcome is not None and hand.outcome["ending"] != "draw"
 
 
 def laid_out_view(hand: Hand) -> dict[str, Any] | None:
     """The knocker's layout while the defender chooses its lay-offs; None otherwise."""
-    if hand.phase is not HandPhase.LAY_OFF or hand.laid_out is None or hand.knocker is None:
+    if hand.phase is not LAY_OFF or hand.laid_out is None or hand.knocker is None:
         return None
     return {
         "seat": hand.seats[hand.knocker],
@@ -223,7 +232,7 @@ class TableViews:
         self._seats: list[int] = []
         # The knocker's layout while the defender chooses, kept per (hand, phase).
         self._knock: tuple[tuple[int, HandPhase], dict[str, Any] | None]
-        self._knock = ((0, HandPhase.DRAW), None)
+        self._knock = ((0, DRAW), None)
 
     def player(self, hand: Hand, position: int, shown: bool) -> dict[str, Any]:
         cards = hand.cards[position]
@@ -249,7 +258,7 @@ class TableViews:
             "dealer": hand.dealer,
             "seats": self._seats,
             "phase": hand.phase.value,
-            "turn": None if hand.phase is HandPhase.OVER else hand.seats[hand.turn],
+            "turn": None if hand.phase is OVER else hand.seats[hand.turn],
             "stock_count": len(hand.stock),
             "discard_pile": self._pile[1],
             "knock_limit": hand.knock_limit,
@@ -312,7 +321,7 @@ def move_table_ops(
     ops: list[dict[str, Any]] = []
     if kind == "pass":
         ops.append({"op": "replace", "path": f"{path}/turn", "value": hand.seats[hand.turn]})
-        if hand.phase is HandPhase.DRAW:
+        if hand.phase is DRAW:
             ops.append({"op": "replace", "path": f"{path}/phase", "value": hand.phase.value})
         return ops
     player = f"{path}/players/{position}"

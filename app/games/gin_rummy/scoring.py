@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.games.gin_rummy.cards import names, to_mask
-from app.games.gin_rummy.hand import Hand, HandPhase
+from app.games.gin_rummy.hand import OVER, Hand
 from app.games.gin_rummy.layoffs import Defence, best_defence
 from app.games.gin_rummy.melds import Arrangement, best_arrangement_mask
 
@@ -42,7 +42,7 @@ def _base_record(hand: Hand, ending: str) -> dict[str, Any]:
 def end_in_draw(hand: Hand) -> None:
     """Two stock cards left after a discard and nobody knocked: nobody scores."""
     hand.outcome = _base_record(hand, "draw")
-    hand.phase = HandPhase.OVER
+    hand.phase = OVER
     hand.taken = None
 
 
@@ -98,5 +98,5 @@ def end_by_knock(
     hand.outcome = record
     hand.knocker = position
     hand.laid_out = None
-    hand.phase = HandPhase.OVER
+    hand.phase = OVER
     hand.taken = None

@@ -10,7 +10,7 @@ from typing import Any
 
 from app.games.engine import Action, IllegalAction
 from app.games.gin_rummy.cards import CARD_NAMES, CARD_POINTS, names, parse_card, to_mask
-from app.games.gin_rummy.hand import Hand, HandPhase
+from app.games.gin_rummy.hand import DISCARD, DRAW, LAY_OFF, OVER, UPCARD_OFFER, Hand
 from app.games.gin_rummy.layoffs import best_defence, chosen_defence, knocker_layout
 from app.games.gin_rummy.melds import Arrangement, best_arrangement_mask, is_meld, min_deadwood_mask
 from app.games.gin_rummy.scoring import end_by_knock, end_in_draw
@@ -19,10 +19,10 @@ from app.games.gin_rummy.scoring import end_by_knock, end_in_draw
 DRAW_AT_STOCK = 2
 
 _PHASE_ACTIONS = {
-    HandPhase.UPCARD_OFFER: ("take_upcard", "pass"),
-    HandPhase.DRAW: ("draw",),
-    HandPhase.DISCARD: ("discard", "knock", "gin", "big_gin"),
-    HandPhase.LAY_OFF: ("lay_off",),
+    UPCARD_OFFER: ("take_upcard", "pass"),
+    DRAW: ("draw",),
+    DISCARD: ("discard", "knock", "gin", "big_gin"),
+    LAY_OFF: ("lay_off",),
 }
 _ACTION_TYPES = frozenset(kind for kinds in _PHASE_ACTIONS.values() for kind in kinds)
 ACTION_FIELDS: dict[str, frozenset[str]] = {
@@ -43,16 +43,16 @@ def _name(card: int) -> str:
 
 
 def legal_actions(hand: Hand, seat: int, config: Mapping[str, Any]) -> list[Action]:
-    if hand.phase is HandPhase.OVER or hand.seats[hand.turn] != seat:
+    if hand.phase is OVER or hand.seats[hand.turn] != seat:
         return []
-    if hand.phase is HandPhase.UPCARD_OFFER:
+    if hand.phase is UPCARD_OFFER:
         return [{"type": "take_upcard"}, {"type": "pass"}]
-    if hand.phase is HandPhase.DRAW:
+    if hand.phase is DRAW:
         actions: list[Action] = [{"type": "draw", "source": "stock"}]
         if hand.discard and not hand.stock_only:
             actions.append({"type": "draw", "source": "discard"})
         return actions
-    if hand.phase is HandPhase.LAY_OFF:
+    if hand.phase is LAY_OFF:
         return _lay_off_actions(hand)
     return _discard_phase_actions(hand, config)
 
@@ -98,7 +98,7 @@ def apply_action(
     kind = action.get("type") if isinstance(action, Mapping) else None
     if not isinstance(kind, str) or kind not in _ACTION_TYPES:
         raise IllegalAction("bad_action", f"unknown action type {kind!r}")
-    if hand.phase is HandPhase.OVER:
+    if hand.phase is OVER:
         raise IllegalAction("wrong_phase", "this hand is over")
     if seat != hand.seats[hand.turn]:
         raise IllegalAction("not_your_turn", f"it is seat {hand.seats[hand.turn]}'s turn")
@@ -126,7 +126,7 @@ def _card_in_hand(hand: Hand, action: Mapping[str, Any]) -> int:
 def _take(hand: Hand, card: int) -> None:
     hand.cards[hand.turn].append(card)
     hand.cards[hand.turn].sort()
-    hand.phase = HandPhase.DISCARD
+    hand.phase = DISCARD
 
 
 def _take_upcard(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> None:
@@ -140,7 +140,7 @@ def _pass(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> N
     hand.passes += 1
     hand.turn = 1 - hand.turn
     if hand.passes == 2:
-        hand.phase = HandPhase.DRAW
+        hand.phase = DRAW
         hand.stock_only = True
 
 
@@ -168,7 +168,7 @@ def _discard(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -
         end_in_draw(hand)
         return
     hand.turn = 1 - hand.turn
-    hand.phase = HandPhase.DRAW
+    hand.phase = DRAW
 
 
 def _remove(hand: Hand, card: int) -> None:
@@ -230,7 +230,7 @@ def _knock(hand: Hand, action: Mapping[str, Any], config: Mapping[str, Any]) -> 
         # Where laying off would not lower its deadwood the choice is moot: no such turn.
         hand.knocker = hand.turn
         hand.laid_out = arrangement
-        hand.phase = HandPhase.LAY_OFF
+        hand.phase = LAY_OFF
         hand.turn = 1 - hand.turn
         hand.taken = None
         return

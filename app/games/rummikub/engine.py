@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self
 
 from app.games.engine import Action, Config, IllegalAction, Seat, View, refuse_unknown_fields
 from app.games.rummikub import config as options
@@ -33,6 +33,13 @@ class Phase(StrEnum):
     PLAYING = "playing"
     ROUND_OVER = "round_over"
     MATCH_OVER = "match_over"
+
+
+# The members as module constants, for the code on every move: Python 3.11 reads an Enum
+# class's attributes through a slow path (bench/bench_instructions.py, docs/performance.md).
+PLAYING: Final = Phase.PLAYING
+ROUND_OVER: Final = Phase.ROUND_OVER
+MATCH_OVER: Final = Phase.MATCH_OVER
 
 
 PLAYER_ACTIONS = (
@@ -64,7 +71,7 @@ class Rummikub:
         # The random state as to_json gives it, kept until the next shuffle: reading it out of
         # the generator costs more than the rest of the state.
         self._rng_state: tuple[int, tuple[int, ...], float | None] | None = None
-        self._phase = Phase.PLAYING
+        self._phase = PLAYING
         self.round = 0
         self.first_seat = 0
         self.first_draw: list[list[str]] = [[] for _ in range(players)]
@@ -129,7 +136,7 @@ class Rummikub:
         return self._phase.value
 
     def to_act(self) -> list[Seat]:
-        return [self.current] if self._phase is Phase.PLAYING else []
+        return [self.current] if self._phase is PLAYING else []
 
     def legal_actions(self, seat: Seat | None) -> list[Action]:
         """One template per allowed action type (plays cannot be enumerated).
@@ -148,7 +155,7 @@ class Rummikub:
                 + ", ".join(PLAYER_ACTIONS + SYSTEM_ACTIONS),
             )
         refuse_unknown_fields(action, ACTION_FIELDS)
-        if self._phase is Phase.MATCH_OVER:
+        if self._phase is MATCH_OVER:
             raise IllegalAction("game_over", "the match is over")
         if kind in SYSTEM_ACTIONS:
             if seat is not None:
@@ -156,7 +163,7 @@ class Rummikub:
             self._system(kind)
             self._moves += 1
             return
-        if self._phase is Phase.ROUND_OVER:
+        if self._phase is ROUND_OVER:
             raise IllegalAction("round_over", "the round is over; the next one has not begun")
         if seat != self.current:
             raise IllegalAction("not_your_turn", f"it is seat {self.current}'s turn")
@@ -195,17 +202,17 @@ class Rummikub:
 
     def hidden_from(self, seat: Seat | None) -> set[str]:
         hidden = set(self.pool)
-        if self._phase is Phase.PLAYING:
+        if self._phase is PLAYING:
             for other, rack in enumerate(self.racks):
                 if other != seat:
                     hidden.update(rack)
         return hidden
 
     def is_over(self) -> bool:
-        return self._phase is Phase.MATCH_OVER
+        return self._phase is MATCH_OVER
 
     def result(self) -> dict[str, Any] | None:
-        if self._phase is not Phase.MATCH_OVER:
+        if self._phase is not MATCH_OVER:
             return None
         best = max(self.scores)
         winners = [seat for seat, score in enumerate(self.scores) if score == best]
@@ -255,7 +262,7 @@ class Rummikub:
         self.round += 1
         self.first_seat = self.current = first_seat
         self.turn_number = 1
-        self._phase = Phase.PLAYING
+        self._phase = PLAYING
 
     def _next_turn(self) -> None:
         self.turn = None
@@ -386,13 +393,13 @@ class Rummikub:
 
     def _system(self, kind: str) -> None:
         if kind == "next_round":
-            if self._phase is not Phase.ROUND_OVER:
+            if self._phase is not ROUND_OVER:
                 raise IllegalAction("bad_action", "next_round only between rounds")
             self._start_round((self.first_seat + 1) % self.players, None)
             return
         if self.config["turn_timer_s"] == 0:
             raise IllegalAction("bad_action", "the turn timer is off")
-        if self._phase is not Phase.PLAYING:
+        if self._phase is not PLAYING:
             raise IllegalAction("round_over", "no turn is running")
         self._undo_turn()
         if not self.pool:
@@ -422,7 +429,7 @@ class Rummikub:
         )
         rounds, target = self.config["rounds"], self.config["target_score"]
         done = (rounds and self.round >= rounds) or (target and max(self.scores) >= target)
-        self._phase = Phase.MATCH_OVER if done else Phase.ROUND_OVER
+        self._phase = MATCH_OVER if done else ROUND_OVER
 
     # -- serialisation --------------------------------------------------------------------
 
