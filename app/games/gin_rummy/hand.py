@@ -351,12 +351,16 @@ _CARDS_BY_POINTS = tuple(
 )
 
 
-def knock_deadwood_mask(mask: int, taken: int | None, deadwood: int = 0) -> int:
+def knock_deadwood_mask(
+    mask: int, taken: int | None, deadwood: int = 0, whole: int | None = None
+) -> int:
     """The lowest deadwood left by setting aside one card (not the one just taken) of 11.
 
-    `deadwood`, if given, masks the deadwood cards of one best arrangement of the 11.
+    `deadwood`, if given, masks the deadwood cards of one best arrangement of the 11, and
+    `whole` is the 11's minimum deadwood, if known.
     """
-    whole = min_deadwood_mask(mask)
+    if whole is None:
+        whole = min_deadwood_mask(mask)
     best = 1 << 30
     keep = mask if taken is None else mask & ~(1 << taken)
     # Setting card c aside leaves at least whole - points(c), and exactly that for a deadwood
@@ -392,7 +396,7 @@ def _own_summary(cards: tuple[int, ...], taken: int | None) -> tuple[Any, ...]:
     knock = None
     if len(cards) > HAND_SIZE:
         loose = to_mask(arrangement.deadwood)
-        knock = knock_deadwood_mask(mask, taken, loose)
+        knock = knock_deadwood_mask(mask, taken, loose, arrangement.deadwood_points)
     # Cards, melds and deadwood come in ascending card order, which is the display order.
     return (
         [CARD_NAMES[card] for card in cards],
