@@ -393,17 +393,19 @@ def _own_summary(cards: tuple[int, ...], taken: int | None) -> tuple[Any, ...]:
     cards holds these very lists."""
     mask = to_mask(cards)
     arrangement = best_arrangement_mask(mask)
+    # A property that sums the deadwood each time it is read: read once.
+    deadwood_points = arrangement.deadwood_points
     knock = None
     if len(cards) > HAND_SIZE:
         loose = to_mask(arrangement.deadwood)
-        knock = knock_deadwood_mask(mask, taken, loose, arrangement.deadwood_points)
+        knock = knock_deadwood_mask(mask, taken, loose, deadwood_points)
     # Cards, melds and deadwood come in ascending card order, which is the display order.
     return (
         [CARD_NAMES[card] for card in cards],
         {
             "melds": [[CARD_NAMES[card] for card in meld] for meld in arrangement.melds],
             "deadwood": [CARD_NAMES[card] for card in arrangement.deadwood],
-            "deadwood_points": arrangement.deadwood_points,
+            "deadwood_points": deadwood_points,
         },
         knock,
     )
