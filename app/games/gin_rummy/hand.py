@@ -22,7 +22,7 @@ from app.games.gin_rummy.cards import (
     rank_of,
     to_mask,
 )
-from app.games.gin_rummy.melds import Arrangement, best_arrangement_mask, min_deadwood_mask
+from app.games.gin_rummy.melds import Arrangement, arrangement_names, min_deadwood_mask
 from app.games.patches import replace_changed
 
 HAND_SIZE = 10
@@ -392,21 +392,14 @@ def _own_summary(cards: tuple[int, ...], taken: int | None) -> tuple[Any, ...]:
     deadwood, points) and knock deadwood. Views are read-only, so each own view of the same
     cards holds these very lists."""
     mask = to_mask(cards)
-    arrangement = best_arrangement_mask(mask)
-    # A property that sums the deadwood each time it is read: read once.
-    deadwood_points = arrangement.deadwood_points
+    melds, deadwood, deadwood_points, loose = arrangement_names(mask)
     knock = None
     if len(cards) > HAND_SIZE:
-        loose = to_mask(arrangement.deadwood)
         knock = knock_deadwood_mask(mask, taken, loose, deadwood_points)
     # Cards, melds and deadwood come in ascending card order, which is the display order.
     return (
         [CARD_NAMES[card] for card in cards],
-        {
-            "melds": [[CARD_NAMES[card] for card in meld] for meld in arrangement.melds],
-            "deadwood": [CARD_NAMES[card] for card in arrangement.deadwood],
-            "deadwood_points": deadwood_points,
-        },
+        {"melds": melds, "deadwood": deadwood, "deadwood_points": deadwood_points},
         knock,
     )
 

@@ -16,6 +16,7 @@ from itertools import pairwise
 
 from app.games.gin_rummy.cards import (
     CARD_INDEX,
+    CARD_NAMES,
     SUIT_BITS,
     SUIT_WORD,
     from_mask,
@@ -176,13 +177,65 @@ def _arrangement_with_sets(mask: int, chosen: int) -> Arrangement:
     return Arrangement(melds=melds, deadwood=deadwood)
 
 
-def best_arrangement_mask(mask: int) -> Arrangement:
-    """One arrangement of the cards in `mask` with the minimum deadwood."""
+def _best_sets(mask: int) -> int:
+    """The cards placed in sets by one minimum-deadwood arrangement (the first such choice)."""
     choices = _set_choices(mask)
     if len(choices) == 1:
-        return _arrangement_with_sets(mask, choices[0])
-    chosen = min(choices, key=lambda sets: _deadwood_without(mask & ~sets))
-    return _arrangement_with_sets(mask, chosen)
+        return choices[0]
+    return min(choices, key=lambda sets: _deadwood_without(mask & ~sets))
+
+
+def best_arrangement_mask(mask: int) -> Arrangement:
+    """One arrangement of the cards in `mask` with the minimum deadwood."""
+    return _arrangement_with_sets(mask, _best_sets(mask))
+
+
+# Card names as a list: a slice of it is a run's names, already a list.
+_NAME_LIST: list[str] = list(CARD_NAMES)
+_SUIT_SHIFTS = (0, SUIT_BITS, 2 * SUIT_BITS, 3 * SUIT_BITS)
+
+
+def arrangement_names(mask: int) -> tuple[list[list[str]], list[str], int, int]:
+    """`best_arrangement_mask(mask)` as a view shows it, built from the masks without the
+    arrangement's tuples: its melds' names, its deadwood's names, the deadwood points and
+    the mask of the deadwood cards. The same arrangement, in the same order (sets by rank,
+    then runs by suit and rank; cards ascending)."""
+    chosen = _best_sets(mask)
+    melds: list[list[str]] = []
+    if chosen:
+        ranks = (chosen | chosen >> 13 | chosen >> 26 | chosen >> 39) & SUIT_WORD
+        while ranks:
+            low = ranks & -ranks
+            ranks ^= low
+            rank = low.bit_length() - 1
+            melds.append(
+                [_NAME_LIST[shift + rank] for shift in _SUIT_SHIFTS if chosen >> shift & low]
+            )
+    rest = mask & ~chosen
+    deadwood_mask = 0
+    deadwood_points = 0
+    for shift in _SUIT_SHIFTS:
+        word = (rest >> shift) & SUIT_WORD
+        if not word:
+            continue
+        covered = RUN_COVER[word]
+        deadwood_points += RUN_DEADWOOD[word]
+        deadwood_mask |= (word & ~covered) << shift
+        while covered:
+            start = (covered & -covered).bit_length() - 1
+            stretch = covered >> start
+            # The number of consecutive ranks from `start`: the trailing ones of `stretch`.
+            length = ((stretch + 1) & ~stretch).bit_length() - 1
+            first = shift + start
+            melds.append(_NAME_LIST[first : first + length])
+            covered &= ~(((1 << length) - 1) << start)
+    deadwood: list[str] = []
+    loose = deadwood_mask
+    while loose:
+        low = loose & -loose
+        loose ^= low
+        deadwood.append(_NAME_LIST[low.bit_length() - 1])
+    return melds, deadwood, deadwood_points, deadwood_mask
 
 
 def best_arrangements_mask(mask: int) -> list[Arrangement]:

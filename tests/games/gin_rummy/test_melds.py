@@ -8,7 +8,8 @@ import random
 import pytest
 
 from app.games.gin_rummy import best_arrangement, min_deadwood
-from app.games.gin_rummy.cards import CARD_NAMES
+from app.games.gin_rummy.cards import CARD_INDEX, CARD_NAMES, to_mask
+from app.games.gin_rummy.melds import arrangement_names, best_arrangement_mask
 
 
 def is_meld(cards: list[str]) -> bool:
@@ -143,3 +144,18 @@ def test_best_arrangement_is_valid_and_as_good_as_brute_force() -> None:
         assert all(is_meld(meld) for meld in arrangement["melds"])
         assert arrangement["deadwood_points"] == points(arrangement["deadwood"])
         assert arrangement["deadwood_points"] == brute_force(hand)
+
+
+def test_the_views_names_are_the_best_arrangement_itself() -> None:
+    # The own view names its arrangement straight from the masks; the same melds, in the same
+    # order, as the arrangement the scoring and the bots use. Hands dense in sets and runs
+    # (the odd ones) reach the choices between a set and a run.
+    for hand in random_hands(3000):
+        mask = to_mask(CARD_INDEX[name] for name in hand)
+        arrangement = best_arrangement_mask(mask)
+        melds, deadwood, deadwood_points, loose = arrangement_names(mask)
+        assert melds == [[CARD_NAMES[card] for card in meld] for meld in arrangement.melds]
+        assert deadwood == [CARD_NAMES[card] for card in arrangement.deadwood]
+        assert deadwood_points == arrangement.deadwood_points
+        assert loose == to_mask(arrangement.deadwood)
+        assert all(type(meld) is list for meld in melds)
