@@ -255,7 +255,9 @@ class GinRummy:
 
     def apply(self, seat: Seat | None, action: Mapping[str, Any]) -> None:
         self._changes += 1
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        # A dict is checked by its type first: the ABC's isinstance costs about 0.2 us a call.
+        is_mapping = type(action) is dict or isinstance(action, Mapping)
+        if not is_mapping or not isinstance(action.get("type"), str):
             raise IllegalAction("bad_action", "an action is an object with a string type")
         refuse_unknown_fields(action, ACTION_FIELDS)
         if self.match_phase is MATCH_OVER:

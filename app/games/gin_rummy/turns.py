@@ -6,7 +6,7 @@ Every check runs before the first change, so a refused action leaves the hand as
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from app.games.engine import Action, IllegalAction
 from app.games.gin_rummy.cards import CARD_NAMES, CARD_POINTS, names, parse_card, to_mask
@@ -42,16 +42,29 @@ def _name(card: int) -> str:
     return CARD_NAMES[card]
 
 
+# The actions a legal list offers, one object each, shared by every list (read-only, like
+# every part of a view): the discard phase offers up to 11 discards, knocks and gins a turn.
+_TAKE_UPCARD: Final[Action] = {"type": "take_upcard"}
+_PASS: Final[Action] = {"type": "pass"}
+_DRAW_STOCK: Final[Action] = {"type": "draw", "source": "stock"}
+_DRAW_DISCARD: Final[Action] = {"type": "draw", "source": "discard"}
+_BIG_GIN: Final[Action] = {"type": "big_gin"}
+_DISCARDS: Final[tuple[Action, ...]] = tuple(
+    {"type": "discard", "card": name} for name in CARD_NAMES
+)
+_KNOCKS: Final[tuple[Action, ...]] = tuple({"type": "knock", "card": name} for name in CARD_NAMES)
+_GINS: Final[tuple[Action, ...]] = tuple({"type": "gin", "card": name} for name in CARD_NAMES)
+
+
 def legal_actions(hand: Hand, seat: int, config: Mapping[str, Any]) -> list[Action]:
     if hand.phase is OVER or hand.seats[hand.turn] != seat:
         return []
     if hand.phase is UPCARD_OFFER:
-        return [{"type": "take_upcard"}, {"type": "pass"}]
+        return [_TAKE_UPCARD, _PASS]
     if hand.phase is DRAW:
-        actions: list[Action] = [{"type": "draw", "source": "stock"}]
         if hand.discard and not hand.stock_only:
-            actions.append({"type": "draw", "source": "discard"})
-        return actions
+            return [_DRAW_STOCK, _DRAW_DISCARD]
+        return [_DRAW_STOCK]
     if hand.phase is LAY_OFF:
         return _lay_off_actions(hand)
     return _discard_phase_actions(hand, config)
@@ -73,7 +86,7 @@ def _discard_phase_actions(hand: Hand, config: Mapping[str, Any]) -> list[Action
     cards = hand.cards[hand.turn]
     mask = to_mask(cards)
     playable = sorted(card for card in cards if card != hand.taken)
-    actions: list[Action] = [{"type": "discard", "card": CARD_NAMES[card]} for card in playable]
+    actions: list[Action] = [_DISCARDS[card] for card in playable]
     whole = min_deadwood_mask(mask)
     limit = hand.knock_limit
     for card in playable:
@@ -83,11 +96,11 @@ def _discard_phase_actions(hand: Hand, config: Mapping[str, Any]) -> list[Action
             continue
         deadwood = min_deadwood_mask(mask & ~(1 << card))
         if deadwood == 0:
-            actions.append({"type": "gin", "card": CARD_NAMES[card]})
+            actions.append(_GINS[card])
         elif deadwood <= hand.knock_limit:
-            actions.append({"type": "knock", "card": CARD_NAMES[card]})
+            actions.append(_KNOCKS[card])
     if config["big_gin_bonus"] > 0 and whole == 0:
-        actions.append({"type": "big_gin"})
+        actions.append(_BIG_GIN)
     return actions
 
 
@@ -95,7 +108,7 @@ def apply_action(
     hand: Hand, seat: int | None, action: Mapping[str, Any], config: Mapping[str, Any]
 ) -> None:
     """Apply one player action to the hand or raise IllegalAction with the hand unchanged."""
-    kind = action.get("type") if isinstance(action, Mapping) else None
+    kind = action.get("type") if type(action) is dict or isinstance(action, Mapping) else None
     if not isinstance(kind, str) or kind not in _ACTION_TYPES:
         raise IllegalAction("bad_action", f"unknown action type {kind!r}")
     if hand.phase is OVER:

@@ -147,7 +147,7 @@ class Rummikub:
 
     def apply(self, seat: Seat | None, action: Mapping[str, Any]) -> None:
         self._changes += 1
-        kind = action.get("type") if isinstance(action, Mapping) else None
+        kind = action.get("type") if type(action) is dict or isinstance(action, Mapping) else None
         if kind not in PLAYER_ACTIONS and kind not in SYSTEM_ACTIONS:
             raise IllegalAction(
                 "bad_action",
