@@ -66,11 +66,17 @@ def start_server(kind: str, root: Path, port: int, out: Path) -> subprocess.Pope
         "--store",
         "memory://",
     ]
-    process = subprocess.Popen(command, cwd=root, env=env, stderr=subprocess.DEVNULL)
+    # valgrind's and the server's messages, shown if the server does not come up.
+    log = out.with_suffix(".log")
+    with log.open("wb") as errors:
+        process = subprocess.Popen(command, cwd=root, env=env, stderr=errors)
     deadline = time.monotonic() + START_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"the {kind} server stopped while starting ({process.returncode})")
+            tail = log.read_text(errors="replace")[-2000:]
+            raise SystemExit(
+                f"the {kind} server stopped while starting ({process.returncode}):\n{tail}"
+            )
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return process
