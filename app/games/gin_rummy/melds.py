@@ -49,6 +49,10 @@ RUN_COVER: list[int] = [_run_cover(word) for word in range(1 << SUIT_BITS)]
 RUN_DEADWOOD: list[int] = [_WORD_POINTS[word & ~RUN_COVER[word]] for word in range(1 << SUIT_BITS)]
 
 
+# Where each suit's word starts in a mask.
+_SUIT_SHIFTS = (0, SUIT_BITS, 2 * SUIT_BITS, 3 * SUIT_BITS)
+
+
 def _deadwood_without(mask: int) -> int:
     return (
         RUN_DEADWOOD[mask & SUIT_WORD]
@@ -141,26 +145,39 @@ class Arrangement:
         }
 
 
+def _stretches(covered: int) -> list[tuple[int, int]]:
+    """The runs of one suit's ranks in `covered` (a RUN_COVER word): (first rank, length)."""
+    found: list[tuple[int, int]] = []
+    while covered:
+        start = (covered & -covered).bit_length() - 1
+        stretch = covered >> start
+        # The number of consecutive ranks from `start`: the trailing ones of `stretch`.
+        length = ((stretch + 1) & ~stretch).bit_length() - 1
+        found.append((start, length))
+        covered &= ~(((1 << length) - 1) << start)
+    return found
+
+
 def _runs_of(mask: int) -> list[tuple[int, ...]]:
     runs: list[tuple[int, ...]] = []
     for suit in range(4):
         covered = RUN_COVER[(mask >> (SUIT_BITS * suit)) & SUIT_WORD]
-        while covered:
-            start = (covered & -covered).bit_length() - 1
-            stretch = covered >> start
-            # The number of consecutive ranks from `start`: the trailing ones of `stretch`.
-            length = ((stretch + 1) & ~stretch).bit_length() - 1
+        for start, length in _stretches(covered):
             first = suit * SUIT_BITS + start
             runs.append(tuple(range(first, first + length)))
-            covered &= ~(((1 << length) - 1) << start)
     return runs
 
 
 def _sets_of(chosen: int) -> list[tuple[int, ...]]:
-    by_rank: dict[int, list[int]] = {}
-    for card in from_mask(chosen):
-        by_rank.setdefault(rank_of(card), []).append(card)
-    return [tuple(cards) for _, cards in sorted(by_rank.items())]
+    """The sets the cards in `chosen` make (all its cards of one rank are one set), by rank."""
+    sets: list[tuple[int, ...]] = []
+    ranks = (chosen | chosen >> 13 | chosen >> 26 | chosen >> 39) & SUIT_WORD
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        rank = low.bit_length() - 1
+        sets.append(tuple([shift + rank for shift in _SUIT_SHIFTS if chosen >> shift & low]))
+    return sets
 
 
 def _arrangement_with_sets(mask: int, chosen: int) -> Arrangement:
@@ -192,7 +209,6 @@ def best_arrangement_mask(mask: int) -> Arrangement:
 
 # Card names as a list: a slice of it is a run's names, already a list.
 _NAME_LIST: list[str] = list(CARD_NAMES)
-_SUIT_SHIFTS = (0, SUIT_BITS, 2 * SUIT_BITS, 3 * SUIT_BITS)
 
 
 def arrangement_names(mask: int) -> tuple[list[list[str]], list[str], int, int]:
@@ -201,16 +217,7 @@ def arrangement_names(mask: int) -> tuple[list[list[str]], list[str], int, int]:
     the mask of the deadwood cards. The same arrangement, in the same order (sets by rank,
     then runs by suit and rank; cards ascending)."""
     chosen = _best_sets(mask)
-    melds: list[list[str]] = []
-    if chosen:
-        ranks = (chosen | chosen >> 13 | chosen >> 26 | chosen >> 39) & SUIT_WORD
-        while ranks:
-            low = ranks & -ranks
-            ranks ^= low
-            rank = low.bit_length() - 1
-            melds.append(
-                [_NAME_LIST[shift + rank] for shift in _SUIT_SHIFTS if chosen >> shift & low]
-            )
+    melds = [[_NAME_LIST[card] for card in cards] for cards in _sets_of(chosen)] if chosen else []
     rest = mask & ~chosen
     deadwood_mask = 0
     deadwood_points = 0
@@ -221,14 +228,10 @@ def arrangement_names(mask: int) -> tuple[list[list[str]], list[str], int, int]:
         covered = RUN_COVER[word]
         deadwood_points += RUN_DEADWOOD[word]
         deadwood_mask |= (word & ~covered) << shift
-        while covered:
-            start = (covered & -covered).bit_length() - 1
-            stretch = covered >> start
-            # The number of consecutive ranks from `start`: the trailing ones of `stretch`.
-            length = ((stretch + 1) & ~stretch).bit_length() - 1
-            first = shift + start
-            melds.append(_NAME_LIST[first : first + length])
-            covered &= ~(((1 << length) - 1) << start)
+        if covered:
+            for start, length in _stretches(covered):
+                melds.append(_NAME_LIST[shift + start : shift + start + length])
+    # Named bit by bit rather than through from_mask: a list and a call fewer on every move.
     deadwood: list[str] = []
     loose = deadwood_mask
     while loose:
