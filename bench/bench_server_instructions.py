@@ -3,6 +3,10 @@
     .venv/bin/python bench/bench_server_instructions.py [--rooms 4] [--seconds 30]
     .venv/bin/python bench/bench_server_instructions.py --root <another checkout>
     .venv/bin/python bench/bench_server_instructions.py --servers bare   # the framework alone
+    .venv/bin/python bench/bench_server_instructions.py --keep profiles  # keep callgrind's files
+
+`--keep` leaves each server's callgrind file in that folder (`callgrind.<server>.out`), to read
+where the instructions went: `callgrind_annotate --inclusive=yes <file>`.
 
 bench/bench_instructions.py counts a room's own work; this counts what the server process does
 for a move end to end: the frame read, the message's parsing, the room, the fan-out and the
@@ -123,7 +127,9 @@ async def play(
     return after - before
 
 
-def measure(kind: str, root: Path, rooms: int, warm: float, seconds: float) -> tuple[int, int]:
+def measure(
+    kind: str, root: Path, rooms: int, warm: float, seconds: float, keep: Path | None
+) -> tuple[int, int]:
     """(instructions counted, moves completed meanwhile) for one server."""
     with tempfile.TemporaryDirectory(prefix="meldhall-callgrind-") as folder:
         out = Path(folder) / "callgrind.out"
@@ -139,6 +145,9 @@ def measure(kind: str, root: Path, rooms: int, warm: float, seconds: float) -> t
                 process.kill()
                 process.wait()
         counts = [int(found) for found in TOTALS.findall(out.read_text())] if out.exists() else []
+        if keep is not None and out.exists():
+            keep.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(out, keep / f"callgrind.{kind}.out")
     if not counts or not counts[0]:
         raise SystemExit(f"no instructions counted in the {kind} server")
     if moves < 1:
@@ -153,6 +162,7 @@ def main() -> None:
     parser.add_argument("--warm", type=float, default=10.0, help="seconds before counting")
     parser.add_argument("--seconds", type=float, default=30.0, help="seconds counted")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to measure")
+    parser.add_argument("--keep", type=Path, help="a folder to keep callgrind's files in")
     args = parser.parse_args()
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
@@ -164,7 +174,7 @@ def main() -> None:
         raise SystemExit("--rooms must be at least 1, --seconds above 0, --warm at least 0")
     per_move: dict[str, float] = {}
     for kind in kinds:
-        counted, moves = measure(kind, args.root, args.rooms, args.warm, args.seconds)
+        counted, moves = measure(kind, args.root, args.rooms, args.warm, args.seconds, args.keep)
         per_move[kind] = counted / moves
         print(
             f"{kind:8} instructions per move: {per_move[kind]:9.0f} ({moves} moves of "
