@@ -1,11 +1,15 @@
 """The defender chooses its lay-offs: the knocker's layout on the table, the best lay-offs
-checked, and what the buttons send, which the engine accepts."""
+checked, and what the buttons send, which the engine accepts, however the boxes are ticked."""
 
 from __future__ import annotations
 
+import copy
+import itertools
 import json
+import random
 from typing import Any
 
+from app.games.engine import IllegalAction
 from app.games.gin_rummy import GinRummy
 from tests.browser.test_client_modules import module_page
 from tests.browser.test_gin_knock_layout import mount
@@ -72,3 +76,110 @@ def test_the_knocker_sees_its_layout_and_waits(module_page) -> None:
     assert panel.locator(".meld-group").count() == 4
     assert panel.locator("input").count() == 0
     assert "chooses what to lay off" in page.locator("#turn-line").inner_text()
+
+
+def test_a_card_along_a_run_goes_with_the_cards_between_it_and_the_meld(module_page) -> None:
+    page = module_page
+    match, _, defender = knocked()
+    mount(page, document(match, defender))
+    boxes = page.locator(".lay-off input[data-card]")
+
+    def checked() -> list[str | None]:
+        ticked = (boxes.nth(i) for i in range(boxes.count()))
+        return [box.get_attribute("data-card") for box in ticked if box.is_checked()]
+
+    # H5 onto H1 H2 H3 needs H4: unticking H4 unticks H5, ticking H5 ticks H4 again.
+    page.locator('.lay-off input[data-card="H4"]').uncheck()
+    assert checked() == ["D10", "S3"]
+    assert page.locator("#knock-layout .card.laid-off").count() == 2
+    page.locator('.lay-off input[data-card="H5"]').check()
+    assert checked() == ["D10", "H4", "H5", "S3"]
+    page.locator('.lay-off input[data-card="H5"]').uncheck()
+    assert checked() == ["D10", "H4", "S3"]
+    page.locator("#lay-off").click()
+    action = sent(page)
+    assert [entry["card"] for entry in action["layoffs"]] == ["D10", "H4", "S3"]
+    match.apply(defender, action)  # the engine takes it: H4 fits H1 H2 H3 alone
+
+    match, _, defender = knocked()
+    mount(page, document(match, defender))
+    page.locator('.lay-off input[data-card="H4"]').uncheck()
+    page.locator("#lay-off").click()
+    action = sent(page)
+    assert [entry["card"] for entry in action["layoffs"]] == ["D10", "S3"]
+    match.apply(defender, action)
+
+
+def knocks_with_lay_offs(count: int) -> list[tuple[GinRummy, int, list[list[str]], list[Any]]]:
+    """Seeded matches played to a knock the defender may answer with two lay-offs or more:
+    (match, defender, the knocker's melds, the defender's best lay-offs)."""
+    found = []
+    rng = random.Random(5)
+    for seed in itertools.count():
+        match = GinRummy.new({}, 2, seed=seed)
+        while match.phase == "playing":
+            view = deals.table(match)
+            if view["phase"] == "lay_off":
+                legal = match.legal_actions(view["turn"])
+                best = next(a for a in legal if a["type"] == "lay_off")["layoffs"]
+                if len(best) >= 2:
+                    found.append((match, view["turn"], view["knock"]["melds"], best))
+                break
+            match.apply(*deals.seeded_move(match, rng))
+        if len(found) == count:
+            return found
+    raise AssertionError("unreachable")
+
+
+def taken(match: GinRummy, seat: int, layoffs: list[Any]) -> bool:
+    trial = copy.deepcopy(match)
+    try:
+        trial.apply(seat, {"type": "lay_off", "layoffs": layoffs})
+    except IllegalAction:
+        return False
+    return True
+
+
+def test_the_client_lets_through_exactly_the_lay_offs_the_engine_takes(module_page) -> None:
+    positions = knocks_with_lay_offs(20)
+    rng = random.Random(7)
+    # Per position, eight ticks and unticks of its boxes at random, as the chooser makes them.
+    clicks = [
+        [[rng.choice(best)["card"], rng.random() < 0.5] for _ in range(8)]
+        for _, _, _, best in positions
+    ]
+    cases = [
+        [melds, best, clicked]
+        for (_, _, melds, best), clicked in zip(positions, clicks, strict=True)
+    ]
+    results = module_page.evaluate(
+        """async (cases) => {
+            const m = await import('/js/rules/gin_melds.js');
+            return cases.map(([melds, best, clicks]) => {
+                let off = new Set();
+                const offs = [];
+                for (const [card, on] of clicks) {
+                    off = m.toggleLayOff(best, melds, off, card, on);
+                    offs.push([...off]);
+                }
+                return {needs: best.map((l) => m.layOffNeeds(l.card, melds[l.meld])), offs};
+            });
+        }""",
+        cases,
+    )
+    fitting = refused = 0
+    for (match, seat, _, best), result in zip(positions, results, strict=True):
+        # Every subset of the best lay-offs: the engine takes it iff it holds what each needs.
+        for size in range(len(best) + 1):
+            for subset in itertools.combinations(range(len(best)), size):
+                cards = {best[i]["card"] for i in subset}
+                fits = all(set(result["needs"][i]) <= cards for i in subset)
+                assert taken(match, seat, [best[i] for i in subset]) == fits, (best, subset)
+                fitting, refused = fitting + fits, refused + (not fits)
+        # Whatever the clicks left ticked, the engine takes.
+        for off in result["offs"]:
+            kept = [layoff for layoff in best if layoff["card"] not in off]
+            assert taken(match, seat, kept), (best, off)
+    # Both kinds were tried.
+    assert fitting
+    assert refused

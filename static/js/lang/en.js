@@ -198,7 +198,7 @@ export default {
   "gin.lay_off": "Lay off",
   "gin.lay_off_none": "Lay off nothing",
   "gin.deadwood_after_lay_offs": "Your deadwood after these lay-offs: {n}",
-  "gin.lay_off_help": "Laying off lowers your deadwood; a card further along a run needs the cards before it.",
+  "gin.lay_off_help": "Laying off lowers your deadwood; a card further along a run goes with the cards before it, ticked and unticked together.",
   "gin.take_upcard": "Take the upcard",
   "gin.pass": "Pass",
   "gin.knock_limit": "Knock with deadwood of {n} or less.",

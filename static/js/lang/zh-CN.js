@@ -198,7 +198,7 @@ export default {
   "gin.lay_off": "搭接",
   "gin.lay_off_none": "不搭接",
   "gin.deadwood_after_lay_offs": "按这样搭接后你的散牌：{n} 点",
-  "gin.lay_off_help": "搭接能减少你的散牌点数；顺子更远一端的牌需要先搭接中间的牌。",
+  "gin.lay_off_help": "搭接能减少你的散牌点数；顺子更远一端的牌要和中间的牌一起搭接，会一起勾选或取消。",
   "gin.take_upcard": "拿明牌",
   "gin.pass": "跳过",
   "gin.knock_limit": "散牌不超过 {n} 点时可以敲牌。",

@@ -6,7 +6,7 @@
 import { actionText } from "../action_text.js";
 import { cardName, seatLabel } from "../game_text.js";
 import { listText, t } from "../i18n.js";
-import { bestArrangement } from "../rules/gin_melds.js";
+import { bestArrangement, toggleLayOff } from "../rules/gin_melds.js";
 import { cardBack, cardElement } from "./cards.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
@@ -281,7 +281,7 @@ export function createGinTable(container, controller) {
 
   // While the defender chooses its lay-offs: the knocker's layout for everyone and, for the
   // defender, the server's best lay-offs (its first legal lay_off), each on a checkbox and
-  // shown on the meld it goes onto.
+  // shown on the meld it goes onto; any choice left checked can be laid off.
   let layOffs = { key: null, off: new Set() };
 
   function bestLayOffs() {
@@ -328,9 +328,10 @@ export function createGinTable(container, controller) {
     const melds = table.knock.melds;
     const picked = new Set(chosen.map((l) => l.card));
     const left = (state.game.me?.hand ?? []).filter((card) => !picked.has(card));
+    // A card along a run goes with the cards between it and the meld: checking it checks
+    // them, unchecking one of them unchecks it, so what is sent always fits.
     const toggle = (card) => (event) => {
-      if (event.target.checked) layOffs.off.delete(card);
-      else layOffs.off.add(card);
+      layOffs.off = toggleLayOff(bestLayOffs(), melds, layOffs.off, card, event.target.checked);
       draw();
     };
     return h(
