@@ -154,7 +154,7 @@ def test_the_client_lets_through_exactly_the_lay_offs_the_engine_takes(module_pa
     ]
     results = module_page.evaluate(
         """async (cases) => {
-            const m = await import('/js/rules/gin_melds.js');
+            const m = await import('/js/rules/gin_layouts.js');
             return cases.map(([melds, best, clicks]) => {
                 let off = new Set();
                 const offs = [];

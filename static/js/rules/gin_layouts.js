@@ -2,6 +2,7 @@
 // least deadwood (they differ in their sets; runs are then the longest stretches left), the
 // best first by the server's own rule for a knock sent without melds: the fewest points the
 // defender could lay off, as far as the knocker can see (app/games/gin_rummy/layoffs.py).
+// And what a defender's chosen lay-offs need to fit.
 
 import { cardPoints, parseCard, SUITS } from "./gin_melds.js";
 
@@ -70,6 +71,32 @@ function openEnds(meld) {
   const above = [];
   for (let rank = high + 1; rank <= RANKS; rank += 1) above.push(`${suit}${rank}`);
   return [below, above];
+}
+
+// The cards that must be laid off with `card` onto the knocker's `meld`: the cards before it
+// along the run's end it extends (H5 onto H1 H2 H3 needs H4); onto a set, none.
+export function layOffNeeds(card, meld) {
+  for (const chain of openEnds(meld)) {
+    const at = chain.indexOf(card);
+    if (at >= 0) return chain.slice(0, at);
+  }
+  return [];
+}
+
+// `layoffs` ({card, meld}) with `card` switched on or off and the choice kept layable: on
+// brings the cards it needs, off takes the cards that need it.
+export function toggleLayOff(layoffs, melds, off, card, on) {
+  const next = new Set(off);
+  const needs = (l) => layOffNeeds(l.card, melds[l.meld]);
+  if (on) {
+    next.delete(card);
+    const chosen = layoffs.find((l) => l.card === card);
+    for (const needed of chosen ? needs(chosen) : []) next.delete(needed);
+  } else {
+    next.add(card);
+    for (const l of layoffs) if (needs(l).includes(card)) next.add(l.card);
+  }
+  return next;
 }
 
 // How many points the defender could lay off, each card counted by the chance it holds it.

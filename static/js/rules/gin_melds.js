@@ -80,33 +80,3 @@ export function deadwoodAfterDiscard(cards) {
     cards.map((card) => [card, bestArrangement(cards.filter((c) => c !== card)).points]),
   );
 }
-
-// The cards that must be laid off with `card` onto the knocker's `meld`: along a run, every
-// card between it and the meld (H5 onto H1 H2 H3 needs H4); onto a set, none.
-export function layOffNeeds(card, meld) {
-  const parsed = meld.map(parseCard);
-  if (parsed.some((c) => c.suit !== parsed[0].suit)) return [];
-  const { suit, rank } = parseCard(card);
-  const low = Math.min(...parsed.map((c) => c.rank));
-  const high = Math.max(...parsed.map((c) => c.rank));
-  const needed = [];
-  for (let r = rank + 1; r < low; r += 1) needed.push(`${suit}${r}`);
-  for (let r = high + 1; r < rank; r += 1) needed.push(`${suit}${r}`);
-  return needed;
-}
-
-// `layoffs` ({card, meld}) with `card` switched on or off and the choice kept layable: on
-// brings the cards it needs, off takes the cards that need it.
-export function toggleLayOff(layoffs, melds, off, card, on) {
-  const next = new Set(off);
-  const needs = (l) => layOffNeeds(l.card, melds[l.meld]);
-  if (on) {
-    next.delete(card);
-    const chosen = layoffs.find((l) => l.card === card);
-    for (const needed of chosen ? needs(chosen) : []) next.delete(needed);
-  } else {
-    next.add(card);
-    for (const l of layoffs) if (needs(l).includes(card)) next.add(l.card);
-  }
-  return next;
-}

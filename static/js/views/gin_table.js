@@ -6,7 +6,8 @@
 import { actionText } from "../action_text.js";
 import { cardName, seatLabel } from "../game_text.js";
 import { listText, t } from "../i18n.js";
-import { bestArrangement, toggleLayOff } from "../rules/gin_melds.js";
+import { toggleLayOff } from "../rules/gin_layouts.js";
+import { bestArrangement } from "../rules/gin_melds.js";
 import { cardBack, cardElement } from "./cards.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag } from "./drag.js";
