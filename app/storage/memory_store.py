@@ -18,8 +18,10 @@ from typing import Any
 import orjson
 
 from app.storage.player_stats import PlayerMatch, compute_player_stats
+from app.storage.rating_writes import RatingUpdate
 from app.storage.records import (
     ACTIVE,
+    ANYONE,
     END_STATUSES,
     FINISHED,
     ROOM_CLOSED,
@@ -30,6 +32,7 @@ from app.storage.records import (
     MatchDetail,
     MatchSummary,
     PlayerStats,
+    Reader,
     RoomRecord,
     SeatRecord,
     StoredMatch,
@@ -190,6 +193,8 @@ class MemoryMatchStore:
         result: dict[str, Any] | None,
         final_scores: list[int] | None,
         fence: Fence | None = None,
+        places: list[int] | None = None,
+        rating: RatingUpdate | None = None,
     ) -> None:
         if status not in END_STATUSES:
             raise StoreError("bad_status", f"a match ends as one of {END_STATUSES}, not {status!r}")
@@ -201,6 +206,9 @@ class MemoryMatchStore:
         for seat, score in enumerate(final_scores or []):
             if seat in match.seats:
                 match.seats[seat] = replace(match.seats[seat], final_score=score)
+        for seat, place in enumerate(places or []):
+            if seat in match.seats:
+                match.seats[seat] = replace(match.seats[seat], place=place)
 
     async def save_room(self, *, room: RoomRecord) -> None:
         at = now()
@@ -286,6 +294,7 @@ class MemoryMatchStore:
             finished_at=match.finished_at,
             seats=sorted(match.seats.values(), key=lambda s: s.seat),
             result=as_json(match.result),
+            public=match.room_meta.get("public") is not False,
         )
 
     async def list_matches(
@@ -296,6 +305,7 @@ class MemoryMatchStore:
         status: str | None = None,
         limit: int = 20,
         offset: int = 0,
+        reader: Reader = ANYONE,
     ) -> tuple[list[MatchSummary], int]:
         if status is not None and status not in STATUSES:
             raise StoreError("bad_status", f"status is one of {STATUSES}, not {status!r}")
@@ -305,6 +315,7 @@ class MemoryMatchStore:
             if (game is None or m.game == game)
             and (status is None or m.status == status)
             and (player is None or any(s.name == player for s in m.seats.values()))
+            and reader.may_read(self._summary(m))
         ]
         # Newest first; the id breaks ties so pages never overlap.
         chosen.sort(key=lambda m: (m.created_at, m.match_id), reverse=True)
@@ -332,7 +343,7 @@ class MemoryMatchStore:
                 hands=[m.hands[i].result for i in sorted(m.hands)],
             )
             for m in self._matches.values()
-            if m.status == FINISHED
+            if m.status == FINISHED and m.room_meta.get("public") is not False
             for seat in m.seats.values()
             if seat.name == name
         ]

@@ -10,12 +10,14 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
     MetaData,
     String,
     Table,
+    false,
     text,
     true,
 )
@@ -54,11 +56,19 @@ class MatchRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     result: Mapped[dict[str, Any] | None] = mapped_column(JsonDocument)
     room_meta: Mapped[dict[str, Any]] = mapped_column(JsonDocument)
+    # Whether its room was listed in the lobby: a private room's matches are shown only to
+    # those who could see them at the table (app.players.privacy).
+    public: Mapped[bool] = mapped_column(Boolean, server_default=true())
+    # Whether its end updates ratings (the room option `rated`; matches stored before: no).
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    # The order in which rated matches ended, from rating_clock: the order a rebuild folds in.
+    rating_seq: Mapped[int | None] = mapped_column(BigInteger, unique=True)
 
     __table_args__ = (
         # The history list filters by game and status and sorts newest first.
         Index("ix_matches_game_created_at", "game", "created_at"),
         Index("ix_matches_status_created_at", "status", "created_at"),
+        Index("ix_matches_public_created_at", "public", "created_at"),
     )
 
 
@@ -74,6 +84,10 @@ class SeatRow(Base):
     level: Mapped[str | None] = mapped_column(String(32))
     token_hash: Mapped[str | None] = mapped_column(String(128))
     final_score: Mapped[int | None] = mapped_column(Integer)
+    # The player who sat here (None: anonymous, or forgotten); bots are linked at the match end.
+    player_id: Mapped[str | None] = mapped_column(String(32), index=True)
+    # Finishing place at the match end, 0 first; partners share their side's place.
+    place: Mapped[int | None] = mapped_column(Integer)
 
 
 class ActionRow(Base):
@@ -128,8 +142,112 @@ class RoomRow(Base):
     epoch: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
 
 
+class PlayerRow(Base):
+    """A person (known by secret keys, kept hashed) or a bot level that is rated like one."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    # The name folded for comparison: two names that differ only in case are one name.
+    name_key: Mapped[str] = mapped_column(String(128), unique=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerKeyRow(Base):
+    """One device's key of a player (its SHA-256); signing out the others leaves one."""
+
+    __tablename__ = "player_keys"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LinkCodeRow(Base):
+    """A one-time code that lets another device become the player.
+
+    A code is a public locator (which code) and a secret; only the secret's hash is kept, so a
+    wrong secret for a real locator counts against that code.
+    """
+
+    __tablename__ = "link_codes"
+
+    locator: Mapped[str] = mapped_column(String(8), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    failures: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    used: Mapped[bool] = mapped_column(Boolean, server_default=false())
+
+
+class RatingRow(Base):
+    """A player's current rating in one mode ("gin_rummy:2" ...): derived, rebuildable data."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    mode: Mapped[str] = mapped_column(String(24), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    # The shown rating (app.players.rating_math.shown), kept for the leaderboard's index.
+    display: Mapped[int] = mapped_column(Integer)
+    matches: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_ratings_mode_display", "mode", "display"),)
+
+
+class RatingEventRow(Base):
+    """One rated seat of one finished match: the rating before and after it."""
+
+    __tablename__ = "rating_events"
+
+    match_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    mode: Mapped[str] = mapped_column(String(24))
+    seq: Mapped[int] = mapped_column(BigInteger)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    display_before: Mapped[int] = mapped_column(Integer)
+    display_after: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_rating_events_player_id_mode_seq", "player_id", "mode", "seq"),)
+
+
+class RatingClockRow(Base):
+    """One row: the last rating_seq given. A rated match end raises it under the row's lock, so
+    rating updates commit one at a time, across every server, in the order they are numbered."""
+
+    __tablename__ = "rating_clock"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger)
+
+
 MATCHES = cast(Table, MatchRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 ACTIONS = cast(Table, ActionRow.__table__)
 HANDS = cast(Table, HandResultRow.__table__)
 ROOMS = cast(Table, RoomRow.__table__)
+PLAYERS = cast(Table, PlayerRow.__table__)
+PLAYER_KEYS = cast(Table, PlayerKeyRow.__table__)
+LINK_CODES = cast(Table, LinkCodeRow.__table__)
+RATINGS = cast(Table, RatingRow.__table__)
+RATING_EVENTS = cast(Table, RatingEventRow.__table__)
+RATING_CLOCK = cast(Table, RatingClockRow.__table__)

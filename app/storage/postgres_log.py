@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.storage.group_commit import Outcomes
 from app.storage.prepared import statements
+from app.storage.rating_writes import Plan, Rows
 from app.storage.records import StoreError
 from app.storage.sql_writes import (
     ActionWrite,
@@ -80,7 +81,7 @@ class PostgresLog:
         refused: list[ActionWrite] = []
         try:
             calls = operations(self._statements, writes, datetime.now(UTC))
-            if len(calls) == 1:
+            if len(calls) == 1 and calls[0].plan is None:
                 refused = await _run(driver, calls[0])
             else:
                 async with driver.transaction():
@@ -113,6 +114,9 @@ class PostgresLog:
 
 async def _run(driver: asyncpg.Connection, call: Operation) -> list[ActionWrite]:
     """Run one call; returns the actions of a fenced run that were refused."""
+    if call.plan is not None:
+        await _run_plan(driver, call.plan)
+        return []
     if call.fenced_run is not None:
         inserted = await driver.fetch(call.sql, *call.args)
         return not_inserted(call.fenced_run, [(row[0], row[1]) for row in inserted])
@@ -124,3 +128,20 @@ async def _run(driver: asyncpg.Connection, call: Operation) -> list[ActionWrite]
     if call.missing is not None and status.rsplit(" ", 1)[-1] == "0":
         raise call.missing
     return []
+
+
+async def _run_plan(driver: asyncpg.Connection, plan: Plan) -> None:
+    rows: Rows = None
+    while True:
+        try:
+            query = plan.send(rows)
+        except StopIteration:
+            return
+        if query.many:
+            await driver.executemany(query.sql, query.args)
+            rows = None
+        elif query.fetch:
+            rows = await driver.fetchrow(query.sql, *query.args)
+        else:
+            await driver.execute(query.sql, *query.args)
+            rows = None

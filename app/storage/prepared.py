@@ -38,7 +38,17 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
-from app.storage.models import ACTIONS, HANDS, MATCHES, ROOMS, SEATS
+from app.storage.models import (
+    ACTIONS,
+    HANDS,
+    MATCHES,
+    PLAYERS,
+    RATING_CLOCK,
+    RATING_EVENTS,
+    RATINGS,
+    ROOMS,
+    SEATS,
+)
 from app.storage.records import json_text
 
 Processor = Callable[[Any], Any]
@@ -199,7 +209,33 @@ class Statements:
         self.set_final_score = Prepared(
             update(SEATS)
             .where(SEATS.c.match_id == match_id, SEATS.c.seat == bindparam("p_seat"))
-            .values(_set(SEATS, "final_score")),
+            .values(_set(SEATS, "final_score", "place")),
+            dialect,
+        )
+        # A rated match end (app.storage.rating_writes).
+        self.tick_rating_clock = Prepared(
+            update(RATING_CLOCK)
+            .where(RATING_CLOCK.c.id == 1)
+            .values(seq=RATING_CLOCK.c.seq + 1)
+            .returning(RATING_CLOCK.c.seq),
+            dialect,
+        )
+        self.select_player_rating = Prepared(
+            select(PLAYERS.c.id, RATINGS.c.mu, RATINGS.c.sigma, RATINGS.c.matches)
+            .select_from(
+                PLAYERS.outerjoin(
+                    RATINGS,
+                    (RATINGS.c.player_id == PLAYERS.c.id)
+                    & (RATINGS.c.mode == bindparam("p_mode", type_=RATINGS.c.mode.type)),
+                )
+            )
+            .where(PLAYERS.c.id == bindparam("p_player_id", type_=PLAYERS.c.id.type)),
+            dialect,
+        )
+        self.upsert_rating = Prepared(_upsert(dialect, RATINGS, ("player_id", "mode")), dialect)
+        self.insert_rating_event = Prepared(insert(RATING_EVENTS), dialect)
+        self.set_rating_seq = Prepared(
+            update(MATCHES).where(MATCHES.c.id == match_id).values(_set(MATCHES, "rating_seq")),
             dialect,
         )
         self.match_exists = Prepared(select(MATCHES.c.id).where(MATCHES.c.id == match_id), dialect)

@@ -72,6 +72,10 @@ class SeatRecord:
     level: str | None
     token_hash: str | None
     final_score: int | None = None
+    # The player who sat here; None for an anonymous seat (and for a bot before the end).
+    player_id: str | None = None
+    # Finishing place once the match is over (0 first).
+    place: int | None = None
 
 
 @dataclass(frozen=True)
@@ -156,6 +160,29 @@ class MatchSummary:
     finished_at: datetime | None
     seats: list[SeatRecord]
     result: dict[str, Any] | None
+    public: bool = True
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who asks for history: a private room's matches are theirs to read when they sat there
+    (as the player, or with a seat token of the match) or hold the room's invite link."""
+
+    player_id: str | None = None
+    token_hash: str | None = None
+    room_id: str | None = None
+
+    def may_read(self, summary: MatchSummary) -> bool:
+        if summary.public or (self.room_id is not None and self.room_id == summary.room_id):
+            return True
+        return any(
+            (self.player_id is not None and seat.player_id == self.player_id)
+            or (self.token_hash is not None and seat.token_hash == self.token_hash)
+            for seat in summary.seats
+        )
+
+
+ANYONE = Reader()
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, Select, func, select
+from sqlalchemy import ColumnElement, Row, Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.storage.models import ACTIONS, HANDS, MATCHES, SEATS
@@ -20,6 +20,7 @@ from app.storage.records import (
     HandRecord,
     MatchDetail,
     MatchSummary,
+    Reader,
     SeatRecord,
     StoredMatch,
 )
@@ -38,6 +39,8 @@ def seat_record(row: Row[Any]) -> SeatRecord:
         level=row.level,
         token_hash=row.token_hash,
         final_score=row.final_score,
+        player_id=row.player_id,
+        place=row.place,
     )
 
 
@@ -52,6 +55,7 @@ def summary(row: Row[Any], seats: list[SeatRecord]) -> MatchSummary:
         finished_at=utc(row.finished_at) if row.finished_at else None,
         seats=seats,
         result=row.result,
+        public=row.public,
     )
 
 
@@ -111,8 +115,9 @@ async def list_matches(
     status: str | None,
     limit: int,
     offset: int,
+    reader: Reader,
 ) -> tuple[list[MatchSummary], int]:
-    query = select(MATCHES)
+    query = select(MATCHES).where(readable_by(reader))
     if game is not None:
         query = query.where(MATCHES.c.game == game)
     if status is not None:
@@ -132,6 +137,20 @@ async def list_matches(
     ids = [row.id for row in rows]
     seats = await seats_of(connection, select(MATCHES.c.id).where(MATCHES.c.id.in_(ids)))
     return [summary(row, seats.get(row.id, [])) for row in rows], total
+
+
+def readable_by(reader: Reader) -> ColumnElement[bool]:
+    """The matches `reader` may read (Reader.may_read, as SQL)."""
+    allowed: list[ColumnElement[bool]] = [MATCHES.c.public.is_(True)]
+    if reader.room_id is not None:
+        allowed.append(MATCHES.c.room_id == reader.room_id)
+    if reader.player_id is not None:
+        sat = select(SEATS.c.match_id).where(SEATS.c.player_id == reader.player_id)
+        allowed.append(MATCHES.c.id.in_(sat))
+    if reader.token_hash is not None:
+        held = select(SEATS.c.match_id).where(SEATS.c.token_hash == reader.token_hash)
+        allowed.append(MATCHES.c.id.in_(held))
+    return or_(*allowed)
 
 
 async def match_detail(connection: AsyncConnection, *, match_id: str) -> MatchDetail | None:
@@ -157,7 +176,7 @@ async def player_matches(connection: AsyncConnection, *, name: str) -> list[Play
     chosen = (
         select(MATCHES.c.id, MATCHES.c.game, MATCHES.c.result, SEATS.c.seat)
         .join(SEATS, SEATS.c.match_id == MATCHES.c.id)
-        .where(SEATS.c.name == name, MATCHES.c.status == FINISHED)
+        .where(SEATS.c.name == name, MATCHES.c.status == FINISHED, MATCHES.c.public.is_(True))
     )
     played = list(await connection.execute(chosen))
     hands: dict[str, list[dict[str, Any]]] = {}

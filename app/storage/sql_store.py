@@ -32,8 +32,10 @@ from app.storage.group_commit import GroupCommitWriter
 from app.storage.models import MATCHES
 from app.storage.player_stats import compute_player_stats
 from app.storage.postgres_log import CONNECTION_FAILURES, PostgresLog
+from app.storage.rating_writes import RatingUpdate
 from app.storage.records import (
     ACTIVE,
+    ANYONE,
     END_STATUSES,
     ROOM_CLOSED,
     STATUSES,
@@ -41,6 +43,7 @@ from app.storage.records import (
     MatchDetail,
     MatchSummary,
     PlayerStats,
+    Reader,
     RoomRecord,
     SeatRecord,
     StoredMatch,
@@ -66,6 +69,8 @@ def seat_values(match_id: str, seat: SeatRecord) -> dict[str, Any]:
         "level": seat.level,
         "token_hash": seat.token_hash,
         "final_score": seat.final_score,
+        "player_id": seat.player_id,
+        "place": seat.place,
     }
 
 
@@ -174,6 +179,9 @@ class SqlMatchStore:
             "finished_at": None,
             "result": None,
             "room_meta": room_meta,
+            "public": room_meta.get("public") is not False,
+            "rated": room_meta.get("rated") is True,
+            "rating_seq": None,
         }
 
         steps = [Step("insert_match", (values,))]
@@ -236,6 +244,8 @@ class SqlMatchStore:
         result: dict[str, Any] | None,
         final_scores: list[int] | None,
         fence: Fence | None = None,
+        places: list[int] | None = None,
+        rating: RatingUpdate | None = None,
     ) -> None:
         if status not in END_STATUSES:
             raise StoreError("bad_status", f"a match ends as one of {END_STATUSES}, not {status!r}")
@@ -248,11 +258,17 @@ class SqlMatchStore:
         steps = [Step("finish_match", (values,), missing=unknown_match(match_id))]
         if final_scores:
             scores = tuple(
-                {"p_match_id": match_id, "p_seat": seat, "v_final_score": score}
+                {
+                    "p_match_id": match_id,
+                    "p_seat": seat,
+                    "v_final_score": score,
+                    "v_place": None if places is None else places[seat],
+                }
                 for seat, score in enumerate(final_scores)
             )
             steps.append(Step("set_final_score", scores))
-        await self._submit(match_id, self._fenced(fence, StatementWrite(tuple(steps))))
+        write = StatementWrite(tuple(steps), rating=rating)
+        await self._submit(match_id, self._fenced(fence, write))
 
     async def save_room(self, *, room: RoomRecord) -> None:
         at = datetime.now(UTC)
@@ -339,12 +355,19 @@ class SqlMatchStore:
         status: str | None = None,
         limit: int = 20,
         offset: int = 0,
+        reader: Reader = ANYONE,
     ) -> tuple[list[MatchSummary], int]:
         if status is not None and status not in STATUSES:
             raise StoreError("bad_status", f"status is one of {STATUSES}, not {status!r}")
         async with self.engine.connect() as connection:
             return await sql_reads.list_matches(
-                connection, game=game, player=player, status=status, limit=limit, offset=offset
+                connection,
+                game=game,
+                player=player,
+                status=status,
+                limit=limit,
+                offset=offset,
+                reader=reader,
             )
 
     async def match_detail(self, *, match_id: str) -> MatchDetail | None:

@@ -23,6 +23,7 @@ from app.storage.prepared import (
     Statements,
     sqlite_log_actions,
 )
+from app.storage.rating_writes import Plan, RatingUpdate
 from app.storage.records import StoreError, fenced, json_text
 
 
@@ -65,6 +66,8 @@ class StatementWrite:
     steps: tuple[Step, ...]
     # What a broken constraint means for this write; None lets the driver's error through.
     conflict: StoreError | None = None
+    # A rated match's end: run after the steps, in their transaction.
+    rating: RatingUpdate | None = None
 
 
 Write = ActionWrite | StatementWrite
@@ -83,6 +86,13 @@ class Operation:
     many: bool
     missing: StoreError | None = None
     fenced_run: Sequence[ActionWrite] | None = None
+    # Queries that read as they go (a rating update), run by the writer inside a transaction.
+    plan: Plan | None = None
+
+    @property
+    def alone_is_atomic(self) -> bool:
+        """Whether this call, alone in a batch, needs no explicit transaction around it."""
+        return not self.many and self.plan is None
 
 
 def unknown_match(match_id: str) -> StoreError:
@@ -126,6 +136,8 @@ def operations(statements: Statements, writes: Sequence[Write], at: datetime) ->
         for write in group:
             assert isinstance(write, StatementWrite)
             calls.extend(_step_operation(statements, step) for step in write.steps)
+            if write.rating is not None:
+                calls.append(Operation("", (), False, plan=write.rating.plan(statements, at)))
     return calls
 
 

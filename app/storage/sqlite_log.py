@@ -21,6 +21,7 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from app.storage.database import create_sqlite_writer_engine
 from app.storage.group_commit import Outcomes
 from app.storage.prepared import statements
+from app.storage.rating_writes import Plan, Rows
 from app.storage.sql_writes import ActionWrite, Operation, Write, conflict_error, operations
 
 
@@ -58,7 +59,7 @@ class SqliteLog:
         calls = operations(self._statements, writes, datetime.now(UTC))
         connection = self._connect()
         try:
-            if len(calls) == 1 and not calls[0].many:
+            if len(calls) == 1 and calls[0].alone_is_atomic:
                 _run(connection, calls[0])
                 return None
             connection.execute("BEGIN")
@@ -94,9 +95,26 @@ class SqliteLog:
 
 
 def _run(connection: sqlite3.Connection, call: Operation) -> None:
+    if call.plan is not None:
+        _run_plan(connection, call.plan)
+        return
     if call.many:
         connection.executemany(call.sql, call.args)
         return
     done = connection.execute(call.sql, call.args)
     if call.missing is not None and done.rowcount == 0:
         raise call.missing
+
+
+def _run_plan(connection: sqlite3.Connection, plan: Plan) -> None:
+    rows: Rows = None
+    while True:
+        try:
+            query = plan.send(rows)
+        except StopIteration:
+            return
+        if query.many:
+            connection.executemany(query.sql, query.args)
+            rows = None
+        else:
+            rows = connection.execute(query.sql, query.args).fetchone()

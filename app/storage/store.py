@@ -19,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from app.storage.rating_writes import RatingUpdate
 from app.storage.records import (
     ABANDONED,
     ACTIVE,
+    ANYONE,
     END_STATUSES,
     FINISHED,
     ROOM_CLOSED,
@@ -33,6 +35,7 @@ from app.storage.records import (
     MatchDetail,
     MatchSummary,
     PlayerStats,
+    Reader,
     RoomRecord,
     RoomSeatRecord,
     RummikubStats,
@@ -45,6 +48,7 @@ from app.storage.records import (
 __all__ = [
     "ABANDONED",
     "ACTIVE",
+    "ANYONE",
     "END_STATUSES",
     "FINISHED",
     "ROOM_CLOSED",
@@ -57,6 +61,8 @@ __all__ = [
     "MatchStore",
     "MatchSummary",
     "PlayerStats",
+    "RatingUpdate",
+    "Reader",
     "RoomRecord",
     "RoomSeatRecord",
     "RummikubStats",
@@ -146,8 +152,14 @@ class MatchStore(Protocol):
         result: dict[str, Any] | None,
         final_scores: list[int] | None,
         fence: Fence | None = None,
+        places: list[int] | None = None,
+        rating: RatingUpdate | None = None,
     ) -> None:
-        """Close the match as "finished" or "abandoned"; final_scores are per seat."""
+        """Close the match as "finished" or "abandoned"; final_scores and places are per seat.
+
+        `rating` updates the ratings in the same transaction (app.storage.rating_writes); the
+        in-memory store keeps no players and rates nothing.
+        """
         ...
 
     async def save_room(self, *, room: RoomRecord) -> None:
@@ -212,8 +224,10 @@ class MatchStore(Protocol):
         status: str | None = None,
         limit: int = 20,
         offset: int = 0,
+        reader: Reader = ANYONE,
     ) -> tuple[list[MatchSummary], int]:
-        """Newest first; the int is the total matching the filters, ignoring limit/offset."""
+        """Newest first, only matches the reader may read; the int is the total matching the
+        filters, ignoring limit/offset."""
         ...
 
     async def match_detail(self, *, match_id: str) -> MatchDetail | None: ...

@@ -18,7 +18,20 @@ from app.storage.database import create_engine
 from app.storage.migrate import alembic_config, upgrade_to_head, upgrade_to_head_sync
 from app.storage.models import Base
 
-TABLES = {"matches", "seats", "actions", "hand_results", "rooms", "alembic_version"}
+TABLES = {
+    "matches",
+    "seats",
+    "actions",
+    "hand_results",
+    "rooms",
+    "players",
+    "player_keys",
+    "link_codes",
+    "ratings",
+    "rating_events",
+    "rating_clock",
+    "alembic_version",
+}
 
 
 def differences(connection: Connection) -> list[Any]:
@@ -87,7 +100,7 @@ async def test_migrating_again_is_harmless_and_keeps_the_data(sqlite_url: str) -
             count = await connection.execute(text("SELECT count(*) FROM matches"))
             version = await connection.execute(text("SELECT version_num FROM alembic_version"))
             assert count.scalar_one() == 1
-            assert version.scalar_one() == "0005"
+            assert version.scalar_one() == "0006"
     finally:
         await engine.dispose()
 
@@ -125,7 +138,7 @@ async def test_nodes_migrating_one_database_at_once_all_succeed(postgres_url: st
     try:
         async with engine.connect() as connection:
             version = await connection.execute(text("SELECT version_num FROM alembic_version"))
-            assert version.scalar_one() == "0005"
+            assert version.scalar_one() == "0006"
     finally:
         await engine.dispose()
 
