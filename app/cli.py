@@ -1,4 +1,5 @@
-"""The `meldhall` command: `serve` (migrations first, then uvicorn) and `migrate`.
+"""The `meldhall` command: `serve` (migrations first, then uvicorn), `migrate`, and
+`ratings rebuild` (every rating computed again from the finished matches, server stopped).
 
 `python -m app` and `python -m app.cli` run the same command line.
 """
@@ -64,7 +65,7 @@ def configure_logging(settings: Settings) -> None:
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
 
 
-COMMANDS = ("serve", "migrate")
+COMMANDS = ("serve", "migrate", "ratings")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -74,6 +75,11 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--host", help="overrides MELDHALL_HOST")
     serve.add_argument("--port", type=int, help="overrides MELDHALL_PORT")
     commands.add_parser("migrate", help="apply every migration to the configured database")
+    ratings = commands.add_parser("ratings", help="the players' ratings")
+    ratings_commands = ratings.add_subparsers(dest="ratings_command", required=True)
+    ratings_commands.add_parser(
+        "rebuild", help="compute every rating again from the finished matches (server stopped)"
+    )
     args = parser.parse_args(argv)
     try:
         settings = get_settings()
@@ -82,6 +88,9 @@ def main(argv: list[str] | None = None) -> None:
     configure_logging(settings)
     if args.command == "migrate":
         migrate(settings)
+        return
+    if args.command == "ratings":
+        rebuild_ratings(settings)
         return
     overrides = {key: value for key, value in (("host", args.host), ("port", args.port)) if value}
     if overrides:
@@ -113,6 +122,46 @@ def migrate(settings: Settings) -> None:
         log.debug("migrations failed", exc_info=exc)
         fail(f"migrations failed: {describe_open_failure(exc, url)}", code=STARTUP_FAILURE)
     print("migrations applied")
+
+
+def rebuild_ratings(settings: Settings) -> None:
+    import asyncio
+    import time
+
+    from app.players.rebuild import Rebuilt
+    from app.players.rebuild import rebuild_ratings as rebuild
+    from app.storage.database import create_engine
+    from app.storage.exclusive import DatabaseInUse, hold_database
+    from app.storage.failures import describe_open_failure
+    from app.storage.migrate import upgrade_to_head
+
+    url = settings.resolved_database_url
+    if url.startswith("memory://"):
+        fail("ratings live in a database; this server keeps its matches in memory", code=2)
+
+    async def run() -> Rebuilt:
+        # Held as a server alone holds it: a running server (or cluster) is refused.
+        hold = await hold_database(url, cluster=False)
+        try:
+            await upgrade_to_head(url)
+            engine = create_engine(url)
+            try:
+                return await rebuild(engine)
+            finally:
+                await engine.dispose()
+        finally:
+            await hold.release()
+
+    started = time.perf_counter()
+    try:
+        done = asyncio.run(run())
+    except DatabaseInUse as refused:
+        fail(f"stop the server first: {refused}", code=STARTUP_FAILURE)
+    except Exception as exc:
+        log.debug("rebuild failed", exc_info=exc)
+        fail(f"rebuild failed: {describe_open_failure(exc, url)}", code=STARTUP_FAILURE)
+    seconds = time.perf_counter() - started
+    print(f"ratings rebuilt: {done.matches} matches, {done.ratings} ratings, {seconds:.1f} s")
 
 
 def fail(line: str, *, code: int) -> NoReturn:

@@ -19,11 +19,13 @@ from app.api import contract
 from app.api.errors import install_error_handlers
 from app.api.last_resort import LastResort
 from app.api.request_guard import RequestGuard
-from app.api.routes import games, hints, history, pages, play, rooms, ws
+from app.api.routes import games, hints, history, pages, play, players, rooms, ws
 from app.api.routes.pages import ClientFiles
 from app.bots.registry import make_bot
 from app.bots.rummikub.solver import warm_up_in_background
 from app.cluster.node import ClusterNode, stop_node
+from app.players.identity import Identities
+from app.players.standings import Standings
 from app.resources import STATIC
 from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
@@ -33,6 +35,7 @@ from app.slow_stop import reported_if_slow
 from app.startup import StartupFailure, describe_settings_error, failure_lines
 from app.storage.exclusive import DatabaseInUse, hold_database
 from app.storage.failures import describe_open_failure
+from app.storage.sql_store import SqlMatchStore
 from app.storage.store import MatchStore, open_store
 
 log = logging.getLogger("meldhall")
@@ -97,6 +100,9 @@ async def open_store_and_rooms(app: FastAPI, settings: Settings, url: str) -> Ro
         directory = RoomDirectory(store=store, timings=timings(settings), make_bot=make_bot)
         app.state.store = store
         app.state.directory = directory
+        if isinstance(store, SqlMatchStore):
+            app.state.identities = Identities(store.engine)
+            app.state.standings = Standings(store.engine)
         if settings.cluster:
             from app.rooms.recovery import adopt_roomless_matches
 
@@ -237,6 +243,10 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
     app = Meldhall(title="meldhall", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings or get_settings()
     app.state.store_url = store_url
+    # Set once the store is open: players live in its database (none in a memory store).
+    app.state.identities = None
+    app.state.standings = None
+    app.state.link_limits = players.LinkLimits()
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
@@ -248,7 +258,7 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
     app.add_middleware(RequestGuard, max_body_bytes=app.state.settings.ws_max_message_bytes)
     # Outermost of the app's own layers, so that whatever fails under it answers JSON.
     app.add_middleware(LastResort)
-    for module in (games, rooms, play, hints, history, pages):
+    for module in (games, rooms, play, hints, history, players, pages):
         app.include_router(module.router)
     app.mount("/", ClientFiles(directory=STATIC, check_dir=False, html=False), name="static")
     return app

@@ -13,6 +13,8 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.errors import ApiError
+from app.players.errors import PlayerError
+from app.players.identity import Identities, Player
 from app.rooms.access import RoomAccess, Rooms
 from app.rooms.tokens import hash_token
 from app.settings import Settings
@@ -63,6 +65,50 @@ async def required_token(token_hash: Annotated[str | None, Depends(optional_toke
     return token_hash
 
 
+PLAYER_SCHEME = "player"
+
+
+def authorization(request: Request) -> tuple[str, str] | None:
+    """(scheme in lower case, credentials) of the Authorization header, or None without one."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, credentials = header.strip().partition(" ")
+    return scheme.lower(), credentials.strip()
+
+
+async def get_identities(request: Request) -> Identities:
+    identities: Identities | None = getattr(request.app.state, "identities", None)
+    if identities is None:
+        raise ApiError(
+            "players_unavailable",
+            "this server keeps its matches in memory only, and players need a database",
+        )
+    return identities
+
+
+async def optional_player(request: Request) -> Player | None:
+    """The player of an 'Authorization: Player <key>' header; None without a Player header."""
+    given = authorization(request)
+    if given is None or given[0] != PLAYER_SCHEME:
+        return None
+    if not given[1]:
+        raise ApiError("bad_player_key", "the header must be 'Authorization: Player <key>'")
+    try:
+        return await (await get_identities(request)).by_key(given[1])
+    except PlayerError as error:
+        raise ApiError(error.code, error.message) from None
+
+
+async def required_player(player: Annotated[Player | None, Depends(optional_player)]) -> Player:
+    if player is None:
+        raise ApiError("missing_player_key", "send the player key as 'Authorization: Player <key>'")
+    return player
+
+
 RoomDep = Annotated[RoomAccess, Depends(get_room)]
+OptionalPlayerDep = Annotated[Player | None, Depends(optional_player)]
+PlayerDep = Annotated[Player, Depends(required_player)]
+IdentitiesDep = Annotated[Identities, Depends(get_identities)]
 TokenHashDep = Annotated[str, Depends(required_token)]
 OptionalTokenHashDep = Annotated[str | None, Depends(optional_token)]

@@ -69,6 +69,19 @@ ERROR_CODES: dict[str, ErrorCode] = {
     # History.
     "match_not_found": ErrorCode(404, "no match with that id"),
     "replay_failed": ErrorCode(500, "a stored match no longer replays"),
+    # Players.
+    "players_unavailable": ErrorCode(503, "a server without a database keeps no players"),
+    "missing_player_key": ErrorCode(401, "the call needs 'Authorization: Player <key>'"),
+    "bad_player_key": ErrorCode(401, "the player key is unknown, signed out or forgotten"),
+    "name_empty": ErrorCode(422, "the name is empty once control characters are removed"),
+    "name_too_long": ErrorCode(422, "the name is over 32 characters once cleaned"),
+    "name_taken": ErrorCode(409, "another player has this name (ignoring case)"),
+    "link_code_wrong": ErrorCode(400, "the link code is not right"),
+    "link_code_expired": ErrorCode(410, "the link code was used or is over 10 minutes old"),
+    "link_code_locked": ErrorCode(423, "the link code was mistyped five times; make a new one"),
+    "link_code_busy": ErrorCode(503, "no link code could be made; try again"),
+    "player_not_found": ErrorCode(404, "no player with that id"),
+    "unknown_mode": ErrorCode(400, "the game is not played by that many players"),
     # The socket only.
     "bad_json": ErrorCode(400, "the message is not JSON"),
     "bad_message": ErrorCode(400, "the message does not match its type's fields"),

@@ -26,3 +26,32 @@ class TokenBucket:
             return True
         self.tokens = tokens
         return False
+
+
+class KeyedLimits:
+    """A token bucket per key (a player, an address), for calls that are rare by nature.
+
+    Buckets of keys not seen for a while are dropped once there are `max_keys`, so a flood of
+    addresses cannot grow it without bound; a dropped key starts again with a full burst.
+    """
+
+    def __init__(self, rate: float, burst: int, max_keys: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_keys = max_keys
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def take(self, key: str) -> bool:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self.max_keys:
+                self._drop_full()
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst)
+        return bucket.take()
+
+    def _drop_full(self) -> None:
+        now = monotonic()
+        refill = self.burst / self.rate if self.rate else float("inf")
+        stale = [key for key, bucket in self._buckets.items() if now - bucket.stamp >= refill]
+        for key in stale or list(self._buckets)[: self.max_keys // 2]:
+            del self._buckets[key]

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, WithJsonSchema
 
 from app.api.error_codes import ERROR_CODES
 
 Level = Literal["easy", "normal", "hard"]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 
 
 CODES: list[JsonValue] = [*sorted(ERROR_CODES)]
@@ -63,11 +62,13 @@ class CreateRoom(Request):
     public: bool = False
     spectators: bool = True
     hints: bool = Field(default=True, description="Whether seats may ask for a suggested move")
+    rated: bool = Field(default=True, description="Whether a finished match updates ratings")
 
 
 class SeatInfo(Answer):
     seat: int
     name: str
+    player_id: str | None = Field(description="The player who sits here; null if anonymous")
     kind: Literal["empty", "human", "bot"]
     level: Level | None
     connected: bool
@@ -98,6 +99,7 @@ class RoomState(Answer):
     public: bool
     spectators: bool
     hints: bool
+    rated: bool
     match_id: str | None
     seats: list[SeatInfo]
     invite_path: str
@@ -120,7 +122,12 @@ class RoomList(Answer):
 
 
 class JoinRoom(Request):
-    name: Name
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description="1-32 characters once cleaned; with a player key, the player's own name",
+    )
     seat: int | None = Field(default=None, ge=0)
 
 

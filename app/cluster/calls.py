@@ -127,7 +127,9 @@ async def _legal(node: ClusterNode, room: Room, request: dict[str, Any]) -> Any:
 
 
 async def _join(node: ClusterNode, room: Room, request: dict[str, Any]) -> Any:
-    seat = await room.join(request["name"], request["wanted"], request["token_hash"])
+    seat = await room.join(
+        request["name"], request["wanted"], request["token_hash"], request.get("player_id")
+    )
     node.lobby_changed()
     return seat
 

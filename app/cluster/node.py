@@ -186,6 +186,7 @@ class ClusterNode:
         public: bool,
         spectators: bool,
         hints: bool = True,
+        rated: bool = True,
     ) -> RoomAccess:
         room = await self.directory.create(
             game=game,
@@ -195,6 +196,7 @@ class ClusterNode:
             public=public,
             spectators=spectators,
             hints=hints,
+            rated=rated,
             before_save=self._lease_new_room,
         )
         self.lobby_changed()

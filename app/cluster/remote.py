@@ -92,8 +92,12 @@ class RemoteRoom:
         answer = await self._read("legal", token_hash=token_hash)
         return answer["version"], answer["actions"]
 
-    async def join(self, name: str, wanted: int | None, token_hash: str) -> int:
-        seat: int = await self._change("join", name=name, wanted=wanted, token_hash=token_hash)
+    async def join(
+        self, name: str, wanted: int | None, token_hash: str, player_id: str | None = None
+    ) -> int:
+        seat: int = await self._change(
+            "join", name=name, wanted=wanted, token_hash=token_hash, player_id=player_id
+        )
         return seat
 
     async def leave(self, token_hash: str) -> None:

@@ -25,7 +25,9 @@ class RoomAccess(Protocol):
 
     async def legal(self, token_hash: str) -> tuple[int, list[dict[str, Any]]]: ...
 
-    async def join(self, name: str, wanted: int | None, token_hash: str) -> int: ...
+    async def join(
+        self, name: str, wanted: int | None, token_hash: str, player_id: str | None = None
+    ) -> int: ...
 
     async def leave(self, token_hash: str) -> None: ...
 
@@ -67,6 +69,7 @@ class Rooms(Protocol):
         public: bool,
         spectators: bool,
         hints: bool = True,
+        rated: bool = True,
     ) -> RoomAccess: ...
 
     async def find(self, room_id: str) -> RoomAccess:

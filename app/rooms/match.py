@@ -19,13 +19,22 @@ import logging
 import secrets
 import uuid
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 from app.games.engine import Action, Engine, IllegalAction, Seat, known_fields
+from app.players.rating_math import SeatAtEnd, mode_of, places, rated_sides
 from app.rooms.errors import RoomError
-from app.storage.store import FINISHED, Fence, MatchStore, SeatRecord, StoreError
+from app.storage.store import (
+    FINISHED,
+    Fence,
+    MatchStore,
+    RatingUpdate,
+    SeatRecord,
+    StoreError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +42,27 @@ log = logging.getLogger(__name__)
 # every 8 actions keeps that near a microsecond per move, the actions kept for the replay under
 # 2 KB per room, and the replay on a failure short.
 CHECKPOINT_EVERY = 8
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnding:
+    """Its room's seats as the match ends, and whether the room rates its matches."""
+
+    game: str
+    rated: bool
+    seats: tuple[SeatAtEnd, ...]
+
+    def places_and_rating(
+        self, match_id: str, result: dict[str, Any] | None
+    ) -> tuple[list[int] | None, RatingUpdate | None]:
+        if not result:
+            return None, None
+        seat_places = places(result, self.seats)
+        sides = rated_sides(self.game, result, self.seats) if self.rated else []
+        if not sides:
+            return seat_places, None
+        mode = mode_of(self.game, len(self.seats))
+        return seat_places, RatingUpdate(match_id, mode, tuple(sides))
 
 
 class SavedAfterAll(Exception):
@@ -210,8 +240,9 @@ class Match:
             not self.finished_recorded and engine.is_over()
         )
 
-    async def record_progress(self) -> None:
-        """Store finished hands and the end of the match; derived data, so failures only log."""
+    async def record_progress(self, ending: MatchEnding) -> None:
+        """Store finished hands and the end of the match (rating it, as `ending` says, in the
+        same transaction); derived data, so failures only log."""
         try:
             if self.engine.hands_finished() > self.hands_recorded:
                 results = self.engine.hand_results()
@@ -225,12 +256,15 @@ class Match:
                 self.hands_recorded = len(results)
             if self.engine.is_over() and not self.finished_recorded:
                 result = self.engine.result()
+                seat_places, rating = ending.places_and_rating(self.match_id, result)
                 await self.store.finish_match(
                     match_id=self.match_id,
                     status=FINISHED,
                     result=result,
                     final_scores=final_scores(result),
                     fence=self.fence,
+                    places=seat_places,
+                    rating=rating,
                 )
                 self.finished_recorded = True
         except Exception:

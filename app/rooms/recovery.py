@@ -47,6 +47,7 @@ def restore_seats(room: Room, records: Sequence[SeatRecord | RoomSeatRecord]) ->
             name=record.name,
             level=record.level,
             token_hash=record.token_hash,
+            player_id=record.player_id,
         )
         if isinstance(record, RoomSeatRecord) and record.ready:
             seat.ready = True
@@ -83,6 +84,7 @@ def room_spec(record: RoomRecord) -> RoomSpec:
         public=record.public,
         spectators=record.spectators,
         hints=record.hints,
+        rated=record.rated,
     )
 
 
@@ -138,7 +140,12 @@ def room_of_match(stored: StoredMatch) -> RoomRecord:
     meta = stored.room_meta
     seats = [
         RoomSeatRecord(
-            seat=s.seat, name=s.name, kind=s.kind, level=s.level, token_hash=s.token_hash
+            seat=s.seat,
+            name=s.name,
+            kind=s.kind,
+            level=s.level,
+            token_hash=s.token_hash,
+            player_id=s.player_id,
         )
         for s in stored.seats
     ]
@@ -150,6 +157,7 @@ def room_of_match(stored: StoredMatch) -> RoomRecord:
         public=bool(meta.get("public", False)),
         spectators=bool(meta.get("spectators", True)),
         hints=bool(meta.get("hints", True)),
+        rated=meta.get("rated") is True,
         status=RoomStatus.PLAYING.value,
         seats=seats,
         match_id=stored.match_id,

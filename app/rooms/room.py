@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.engine import Config, Engine, IllegalAction
+from app.players.rating_math import SeatAtEnd
 from app.rooms.bot_driver import BotDriver, BotFactory
 from app.rooms.documents import UNBUILT, Document, patch_around
 from app.rooms.errors import RoomError
 from app.rooms.fanout import Ack, Connection, Derived, Fanout, Known, Outbox
 from app.rooms.flow import RoomFlow
-from app.rooms.match import Match, SavedAfterAll, new_identity, raise_moved
+from app.rooms.match import Match, MatchEnding, SavedAfterAll, new_identity, raise_moved
 from app.rooms.seats import Seat, SeatsSnapshot, SeatTable
 from app.rooms.timers import OneShot
 from app.rooms.types import (
@@ -59,6 +60,8 @@ class RoomSpec:
     spectators: bool
     # Whether a seat may ask the server for a suggested move.
     hints: bool = True
+    # Whether a finished match updates its players' ratings.
+    rated: bool = True
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,7 @@ class Room:
             "public": self.spec.public,
             "spectators": self.spec.spectators,
             "hints": self.spec.hints,
+            "rated": self.spec.rated,
             "match_id": self.match.match_id if self.match else None,
             "seats": [seat.info() for seat in self.seats],
             "invite_path": f"/r/{self.spec.room_id}",
@@ -223,13 +227,17 @@ class Room:
 
     # -- lobby ---------------------------------------------------------------------------
 
-    async def join(self, name: str, wanted: int | None, token_hash: str) -> int:
+    async def join(
+        self, name: str, wanted: int | None, token_hash: str, player_id: str | None = None
+    ) -> int:
         async with self.lock:
             if self.status is not WAITING:
                 raise RoomError("match_started", "seats can be joined only before the match")
             seat = self.seats.free_seat(wanted)
             before = self.seats.snapshot()
-            self.seats.seat_human(seat, name=name, token_hash=token_hash, now=time.monotonic())
+            self.seats.seat_human(
+                seat, name=name, token_hash=token_hash, now=time.monotonic(), player_id=player_id
+            )
             self.last_activity = seat.last_seen
             await self._write_ahead(before)
             self._changed(game=True)
@@ -381,7 +389,7 @@ class Room:
     ) -> None:
         assert self.match is not None
         if self.match.progress_to_record():
-            await self.match.record_progress()
+            await self.match.record_progress(self._ending())
         self._after_game_change(ack, table)
         if self.status is not status:
             await self._save_quietly()
@@ -488,7 +496,7 @@ class Room:
             self.version = self.fence.epoch * VERSION_STRIDE + match.next_index + 1
             self.status = PLAYING
             self._info = None
-            await match.record_progress()
+            await match.record_progress(self._ending())
             self._after_game_change()
 
     # -- timers and bots -----------------------------------------------------------------
@@ -646,8 +654,20 @@ class Room:
             "public": self.spec.public,
             "spectators": self.spec.spectators,
             "hints": self.spec.hints,
+            "rated": self.spec.rated,
             "options": self.spec.options,
         }
+
+    def _ending(self) -> MatchEnding:
+        """What a match's end is rated from: the seats as they are when it ends."""
+        return MatchEnding(
+            game=self.spec.game,
+            rated=self.spec.rated,
+            seats=tuple(
+                SeatAtEnd(seat.index, seat.player_id, seat.kind.value, seat.level)
+                for seat in self.seats
+            ),
+        )
 
     def record(self) -> RoomRecord:
         return RoomRecord(
@@ -658,6 +678,7 @@ class Room:
             public=self.spec.public,
             spectators=self.spec.spectators,
             hints=self.spec.hints,
+            rated=self.spec.rated,
             status=self.status.value,
             seats=self.seats.records(),
             match_id=self.match.match_id if self.match else None,
@@ -721,6 +742,7 @@ class Room:
             kind=seat.kind.value,
             level=seat.level,
             token_hash=seat.token_hash,
+            player_id=seat.player_id,
         )
 
     async def _save_seat(self, seat: Seat) -> None:

@@ -26,6 +26,8 @@ class Seat:
     last_seen: float = 0.0
     # A person whose seat a bot is keeping warm; their token takes it back.
     replaced: bool = False
+    # The player who joined with a player key; kept while a bot plays the seat for them.
+    player_id: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -36,6 +38,7 @@ class Seat:
         return {
             "seat": self.index,
             "name": self.name,
+            "player_id": self.player_id,
             "kind": self.kind.value,
             "level": self.level,
             "connected": connected,
@@ -93,6 +96,7 @@ class SeatTable:
                 level=seat.level,
                 token_hash=seat.token_hash,
                 ready=seat.ready,
+                player_id=seat.player_id,
             )
             for seat in self.seats
             if seat.kind is not EMPTY
@@ -124,8 +128,10 @@ class SeatTable:
             raise RoomError("bad_seat", f"seat must be 0..{len(self.seats) - 1}, got {index}")
         return self.seats[index]
 
-    def seat_human(self, seat: Seat, *, name: str, token_hash: str, now: float) -> None:
-        seat.kind, seat.name, seat.level = HUMAN, name, None
+    def seat_human(
+        self, seat: Seat, *, name: str, token_hash: str, now: float, player_id: str | None = None
+    ) -> None:
+        seat.kind, seat.name, seat.level, seat.player_id = HUMAN, name, None, player_id
         seat.token_hash, seat.ready, seat.last_seen, seat.replaced = token_hash, False, now, False
         self._by_token[token_hash] = seat.index
 
@@ -134,13 +140,15 @@ class SeatTable:
             raise RoomError("bad_level", f"bot level must be one of {', '.join(BOT_LEVELS)}")
         seat.kind, seat.level, seat.ready = BOT, level, True
         seat.name = name or f"Bot {seat.index + 1}"
+        if name is None:
+            seat.player_id = None
 
     def release(self, seat: Seat) -> None:
         """Empty the seat and revoke its token."""
         if seat.token_hash is not None:
             self._by_token.pop(seat.token_hash, None)
         seat.kind, seat.name, seat.level, seat.token_hash = EMPTY, "", None, None
-        seat.ready, seat.replaced = False, False
+        seat.ready, seat.replaced, seat.player_id = False, False, None
 
     def hand_to_bot(self, seat: Seat, *, level: str, revoke: bool) -> None:
         """A bot plays the seat; unless revoked, the person's token can take it back."""
@@ -159,10 +167,18 @@ class SeatTable:
         return False
 
     def restore(
-        self, seat: Seat, *, kind: SeatKind, name: str, level: str | None, token_hash: str | None
+        self,
+        seat: Seat,
+        *,
+        kind: SeatKind,
+        name: str,
+        level: str | None,
+        token_hash: str | None,
+        player_id: str | None = None,
     ) -> None:
         """Put back a seat read from the store after a restart or a takeover."""
         seat.kind, seat.name, seat.level, seat.token_hash = kind, name, level, token_hash
+        seat.player_id = player_id
         seat.ready = kind is BOT
         # The restart or the move cut its person off: the reconnect grace starts now.
         seat.last_seen = time.monotonic()

@@ -132,6 +132,8 @@ class RoomRow(Base):
     spectators: Mapped[bool] = mapped_column(Boolean)
     # Rows written before migration 0003 are rooms that allowed hints.
     hints: Mapped[bool] = mapped_column(Boolean, server_default=true())
+    # Rows written before migration 0006 are rooms whose matches were not rated.
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
     # Recovery reads every room that is not closed.
     status: Mapped[str] = mapped_column(String(16), index=True)
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JsonDocument)

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import JSON, Dialect, Table, bindparam, insert, select, update
+from sqlalchemy import JSON, Dialect, Table, bindparam, insert, literal_column, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
@@ -215,8 +215,8 @@ class Statements:
         # A rated match end (app.storage.rating_writes).
         self.tick_rating_clock = Prepared(
             update(RATING_CLOCK)
-            .where(RATING_CLOCK.c.id == 1)
-            .values(seq=RATING_CLOCK.c.seq + 1)
+            .where(RATING_CLOCK.c.id == literal_column("1"))
+            .values(seq=RATING_CLOCK.c.seq + literal_column("1"))
             .returning(RATING_CLOCK.c.seq),
             dialect,
         )

@@ -88,6 +88,7 @@ class RoomSeatRecord:
     level: str | None
     token_hash: str | None
     ready: bool = False
+    player_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ class RoomRecord:
     seats: list[RoomSeatRecord]
     match_id: str | None
     hints: bool = True
+    rated: bool = True
     # The epoch its owner claimed it at (0 for a room never claimed since it was made).
     epoch: int = 0
 

@@ -141,6 +141,9 @@ def upgrade() -> None:
         batch.create_unique_constraint("uq_matches_rating_seq", ["rating_seq"])
         batch.create_index("ix_matches_public_created_at", ["public", "created_at"])
     _mark_private_matches()
+    op.add_column(
+        "rooms", sa.Column("rated", sa.Boolean(), server_default=sa.false(), nullable=False)
+    )
 
     players = sa.table(
         "players",
@@ -183,6 +186,8 @@ def _mark_private_matches() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("rooms") as batch:
+        batch.drop_column("rated")
     with op.batch_alter_table("matches") as batch:
         batch.drop_index("ix_matches_public_created_at")
         batch.drop_constraint("uq_matches_rating_seq", type_="unique")

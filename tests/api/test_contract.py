@@ -233,10 +233,12 @@ async def test_a_whole_match_sends_and_accepts_only_what_the_schemas_describe(
     assert {"snapshot", "patch", "ack", "error", "hint", "pong"} <= kinds
 
     match_id = clients[-1].doc["room"]["match_id"]  # type: ignore[index]
-    replay = await call(server, "GET", f"/api/matches/{match_id}/replay", timeout=60)
+    # The room is private: a seat token of the match opens its history.
+    seated = next(client.token for client in clients if client.token)
+    replay = await call(server, "GET", f"/api/matches/{match_id}/replay", seated, timeout=60)
     assert replay.status_code == 200
     contract.check("Replay", replay.json())
-    detail = await call(server, "GET", f"/api/matches/{match_id}")
+    detail = await call(server, "GET", f"/api/matches/{match_id}", seated)
     contract.check("MatchDetailOut", detail.json())
     for client in clients:
         await client.close()

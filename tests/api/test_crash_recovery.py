@@ -104,7 +104,10 @@ class Table:
         return f"room {room}, spectator's game view {state['game']}"
 
     def logged_people_actions(self) -> list[tuple[int, dict[str, Any]]]:
-        replay = self.http.get(f"/api/matches/{self.match_id}/replay")
+        # The room is private: its invite link (the room id) opens its history.
+        replay = self.http.get(
+            f"/api/matches/{self.match_id}/replay", params={"room": self.room_id}
+        )
         assert replay.status_code == 200, replay.text
         return [(s["seat"], s["action"]) for s in replay.json()["steps"] if s["seat"] is not None]
 
@@ -139,7 +142,9 @@ def test_a_killed_server_resumes_every_match_without_losing_an_acknowledged_acti
         for table in (gin, rummikub):
             table.play()
             assert table.logged_people_actions() == table.acknowledged
-            detail = http.get(f"/api/matches/{table.match_id}").json()
+            detail = http.get(
+                f"/api/matches/{table.match_id}", params={"room": table.room_id}
+            ).json()
             assert detail["status"] == "finished"
             assert all(seat["final_score"] is not None for seat in detail["seats"])
 
@@ -206,10 +211,12 @@ def test_a_finished_room_shows_its_result_and_rematches_after_a_killed_server(
         room = http.get(f"/api/rooms/{gin.room_id}").json()
         assert (room["status"], room["match_id"]) == ("finished", gin.match_id)
         assert http.get(state, headers=auth(gin.tokens[0])).json()["state"]["game"] == final_view
-        finished_at = http.get(f"/api/matches/{gin.match_id}").json()["finished_at"]
+        finished_at = http.get(f"/api/matches/{gin.match_id}", headers=auth(gin.tokens[0])).json()[
+            "finished_at"
+        ]
         rematch = http.post(f"/api/rooms/{gin.room_id}/rematch", headers=auth(gin.tokens[1]))
         assert rematch.status_code == 200, rematch.text
         assert rematch.json()["status"] == "playing"
         assert rematch.json()["match_id"] not in (None, gin.match_id)
-        old = http.get(f"/api/matches/{gin.match_id}").json()
+        old = http.get(f"/api/matches/{gin.match_id}", headers=auth(gin.tokens[0])).json()
         assert (old["status"], old["finished_at"]) == ("finished", finished_at)

@@ -79,7 +79,7 @@ def knock_with_melds(
         answered = http.post(f"/api/rooms/{room_id}/actions", headers=bearer(defender), json=body)
         assert answered.status_code == 200, answered.text
     match_id = state["state"]["room"]["match_id"]
-    hands = http.get(f"/api/matches/{match_id}").json()["hands"]
+    hands = http.get(f"/api/matches/{match_id}", headers=bearer(token)).json()["hands"]
     record = hands[-1]["result"]
     knocker = next(p for p in record["players"] if p["seat"] == record["knocker"])
     assert record["knocker"] == state["state"]["you"]["seat"]

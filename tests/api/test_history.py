@@ -17,6 +17,7 @@ from app.bots.rummikub.basic import BasicRummikubBot
 from app.games.engine import Engine
 from app.games.gin_rummy import GinRummy
 from app.games.rummikub import Rummikub
+from app.rooms.tokens import hash_token
 from app.storage.migrate import upgrade_to_head
 from app.storage.store import MatchStore, SeatRecord, open_store
 
@@ -69,7 +70,13 @@ async def record_match(
         seed=seed,
         players=len(names),
         seats=[
-            SeatRecord(seat=i, name=name, kind="human", level=None, token_hash=f"h{i}")
+            SeatRecord(
+                seat=i,
+                name=name,
+                kind="human",
+                level=None,
+                token_hash=hash_token(f"token-{match_id}-{i}"),
+            )
             for i, name in enumerate(names)
         ],
         room_meta=room_meta or {"public": True, "spectators": True},
@@ -293,9 +300,47 @@ async def test_a_running_match_in_a_room_closed_to_spectators_has_no_replay(
         store, "closed", GinRummy, ["ann", "bob"], seed=1, config={}, choose=gin_player(1),
         stop_after=3, room_meta={"public": False, "spectators": False},
     )  # fmt: skip
-    answer = await client.get("/api/matches/closed/replay")
+    # Its invite link lets one in to the history; a running match still has no replay.
+    answer = await client.get("/api/matches/closed/replay", params={"room": "room-closed"})
     assert answer.status_code == 403
     assert answer.json()["error"]["code"] == "spectators_not_allowed"
+
+
+async def test_a_private_rooms_matches_are_history_only_to_its_players_and_invitees(
+    client: httpx.AsyncClient, store: MatchStore
+) -> None:
+    await record_match(
+        store, "open", GinRummy, ["ann", "bob"], seed=5, config={"target": 40},
+        choose=gin_player(3),
+    )  # fmt: skip
+    await record_match(
+        store, "secret", GinRummy, ["cy", "dee"], seed=8, config={"target": 30},
+        choose=gin_player(4), room_meta={"public": False, "spectators": True},
+    )  # fmt: skip
+    paths = ("/api/matches/secret", "/api/matches/secret/replay")
+
+    async def listed(**kwargs: Any) -> set[str]:
+        page = (await client.get("/api/matches", **kwargs)).json()
+        return {item["match_id"] for item in page["items"]}
+
+    # A stranger sees the public match only, and the private one does not exist for them.
+    assert await listed() == {"open"}
+    assert await listed(params={"player": "cy"}) == set()
+    for path in paths:
+        answer = await client.get(path)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (404, "match_not_found")
+    stats = (await client.get("/api/players/cy/stats")).json()
+    assert stats["matches_played"] == 0
+    # Another room's invite link or another match's seat token opens nothing.
+    assert await listed(params={"room": "room-open"}) == {"open"}
+    other_token = {"Authorization": "Bearer not-a-seat-of-it"}
+    assert await listed(headers=other_token) == {"open"}
+    # A seat of the match (its token) and a holder of the room's invite link read it all.
+    seat_token = {"Authorization": "Bearer token-secret-0"}
+    for access in ({"headers": seat_token}, {"params": {"room": "room-secret"}}):
+        assert await listed(**access) == {"open", "secret"}
+        for path in paths:
+            assert (await client.get(path, **access)).status_code == 200, (path, access)
 
 
 def gin_counts(engines: list[tuple[Engine, int]]) -> dict[str, Any]:

@@ -75,7 +75,7 @@ def test_joining_takes_free_seats_until_the_room_is_full(server, http) -> None:
     full = http.post(path, json={"name": "cy"})
     assert (full.status_code, error_code(full)) == (409, "room_full")
     blank = http.post(path, json={"name": "   "})
-    assert (blank.status_code, error_code(blank)) == (422, "bad_request")
+    assert (blank.status_code, error_code(blank)) == (422, "name_empty")
 
 
 def test_leaving_before_the_match_frees_the_seat_and_revokes_the_token(server, http) -> None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, status
 
-from app.api.deps import RoomDep, RoomsDep, TokenHashDep
+from app.api.deps import OptionalPlayerDep, RoomDep, RoomsDep, TokenHashDep
+from app.api.errors import ApiError
 from app.api.schemas import AddBot, CreateRoom, ErrorBody, Joined, JoinRoom, RoomInfo, RoomList
 from app.games.registry import engine_for
+from app.players.errors import PlayerError
+from app.players.names import clean_name
 from app.rooms.access import RoomAccess
 from app.rooms.tokens import hash_token, new_token
 
@@ -34,6 +37,7 @@ async def create_room(body: CreateRoom, rooms: RoomsDep) -> RoomInfo:
         public=body.public,
         spectators=body.spectators,
         hints=body.hints,
+        rated=body.rated,
     )
     return await room_info(room)
 
@@ -49,9 +53,20 @@ async def get_room(room: RoomDep) -> RoomInfo:
 
 
 @router.post("/{room_id}/join", status_code=status.HTTP_201_CREATED)
-async def join_room(body: JoinRoom, room: RoomDep) -> Joined:
+async def join_room(body: JoinRoom, room: RoomDep, player: OptionalPlayerDep) -> Joined:
+    """A seat and its token. With 'Authorization: Player <key>' the seat is the player's, under
+    the player's name; without, it is anonymous under the name given."""
+    if player is not None:
+        name, player_id = player.name, player.id
+    elif body.name is None:
+        raise ApiError("name_empty", "give a name, or join as a player with its key")
+    else:
+        try:
+            name, player_id = clean_name(body.name), None
+        except PlayerError as error:
+            raise ApiError(error.code, error.message) from None
     token = new_token()
-    seat = await room.join(body.name, body.seat, hash_token(token))
+    seat = await room.join(name, body.seat, hash_token(token), player_id)
     return Joined(seat=seat, token=token, room=await room_info(room))
 
 

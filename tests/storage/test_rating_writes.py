@@ -1,0 +1,250 @@
+"""A rated match end updates ratings in its own transaction; a rebuild gives the same numbers.
+
+Run on SQLite and PostgreSQL: two stores on one PostgreSQL database stand for two cluster
+nodes ending matches at the same moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from app.players.identity import Identities
+from app.players.rating_math import SeatAtEnd, mode_of, places, rated_sides
+from app.players.rebuild import rebuild_ratings
+from app.storage.migrate import upgrade_to_head
+from app.storage.models import MATCHES, RATING_EVENTS, RATINGS
+from app.storage.sql_store import SqlMatchStore
+from app.storage.store import FINISHED, RatingUpdate, SeatRecord, StoreError, open_store
+from tests.storage.databases import drop_postgres_database, fresh_postgres_database
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def sql_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    if request.param == "sqlite":
+        url = request.getfixturevalue("sqlite_url")
+        await upgrade_to_head(url)
+        yield url
+        return
+    url = await fresh_postgres_database()
+    try:
+        await upgrade_to_head(url)
+        yield url
+    finally:
+        await drop_postgres_database(url)
+
+
+@pytest.fixture
+async def sql_store(sql_url: str) -> AsyncIterator[SqlMatchStore]:
+    store = open_store(sql_url)
+    assert isinstance(store, SqlMatchStore)
+    await store.start()
+    yield store
+    await store.close()
+
+
+async def people(store: SqlMatchStore, *names: str) -> list[str]:
+    identities = Identities(store.engine)
+    return [(await identities.create(name))[0].id for name in names]
+
+
+def rummikub_result(scores: list[int]) -> dict[str, Any]:
+    best = max(scores)
+    winners = [seat for seat, score in enumerate(scores) if score == best]
+    return {"scores": scores, "winners": winners, "winner": winners[0], "rounds": 1}
+
+
+async def play_and_end(
+    store: SqlMatchStore,
+    match_id: str,
+    seats: list[SeatAtEnd],
+    result: dict[str, Any],
+    *,
+    rated: bool = True,
+) -> None:
+    """A Rummikub match as a room makes it: created with its seats, then ended and rated."""
+    records = [
+        SeatRecord(
+            seat=s.seat,
+            name=f"seat {s.seat}",
+            kind=s.kind,
+            level=s.level,
+            token_hash=None,
+            player_id=s.player_id,
+        )
+        for s in seats
+    ]
+    await store.create_match(
+        match_id=match_id,
+        room_id=f"room-{match_id}",
+        game="rummikub",
+        config={},
+        seed=1,
+        players=len(seats),
+        seats=records,
+        room_meta={"public": True, "rated": rated},
+    )
+    sides = rated_sides("rummikub", result, seats)
+    update = RatingUpdate(match_id, mode_of("rummikub", len(seats)), tuple(sides))
+    await store.finish_match(
+        match_id=match_id,
+        status=FINISHED,
+        result=result,
+        final_scores=result["scores"],
+        places=places(result, seats),
+        rating=update if sides and rated else None,
+    )
+
+
+async def ratings_of(store: SqlMatchStore) -> dict[tuple[str, str], tuple[float, float, int]]:
+    async with store.engine.connect() as connection:
+        rows = await connection.execute(select(RATINGS))
+        return {(r.player_id, r.mode): (r.mu, r.sigma, r.matches) for r in rows}
+
+
+async def events_of(store: SqlMatchStore) -> list[tuple[Any, ...]]:
+    async with store.engine.connect() as connection:
+        rows = await connection.execute(
+            select(RATING_EVENTS).order_by(RATING_EVENTS.c.seq, RATING_EVENTS.c.player_id)
+        )
+        return [
+            (r.match_id, r.player_id, r.seq, r.mu_before, r.mu_after, r.sigma_after)
+            for r in rows
+        ]
+
+
+def person(seat: int, player_id: str | None) -> SeatAtEnd:
+    return SeatAtEnd(seat, player_id, "human", None)
+
+
+async def test_a_match_end_rates_its_players_and_records_the_change(
+    sql_store: SqlMatchStore,
+) -> None:
+    ann, bob = await people(sql_store, "Ann", "Bob")
+    seats = [person(0, ann), person(1, bob), SeatAtEnd(2, None, "bot", "hard")]
+    await play_and_end(sql_store, "m1", seats, rummikub_result([30, -10, -20]))
+    ratings = await ratings_of(sql_store)
+    assert set(ratings) == {
+        (ann, "rummikub:3"),
+        (bob, "rummikub:3"),
+        ("bot-rummikub-hard", "rummikub:3"),
+    }
+    assert ratings[(ann, "rummikub:3")][0] > 25 > ratings[("bot-rummikub-hard", "rummikub:3")][0]
+    events = await events_of(sql_store)
+    assert [e[2] for e in events] == [1, 1, 1]
+    detail = await sql_store.match_detail(match_id="m1")
+    assert detail is not None
+    assert [s.place for s in detail.summary.seats] == [0, 1, 2]
+    assert [s.player_id for s in detail.summary.seats] == [ann, bob, None]
+
+
+async def test_an_unrated_room_and_a_lone_rated_side_rate_nothing(
+    sql_store: SqlMatchStore,
+) -> None:
+    ann, bob = await people(sql_store, "Ann", "Bob")
+    await play_and_end(
+        sql_store, "m1", [person(0, ann), person(1, bob)], rummikub_result([5, -5]), rated=False
+    )
+    await play_and_end(
+        sql_store, "m2", [person(0, ann), person(1, None)], rummikub_result([5, -5])
+    )
+    assert await ratings_of(sql_store) == {}
+
+
+async def test_a_failed_match_end_rates_nothing(sql_store: SqlMatchStore) -> None:
+    ann, bob = await people(sql_store, "Ann", "Bob")
+    seats = [person(0, ann), person(1, bob)]
+    sides = rated_sides("rummikub", rummikub_result([5, -5]), seats)
+    with pytest.raises(StoreError) as refused:
+        await sql_store.finish_match(
+            match_id="no-such-match",
+            status=FINISHED,
+            result=rummikub_result([5, -5]),
+            final_scores=[5, -5],
+            rating=RatingUpdate("no-such-match", "rummikub:2", tuple(sides)),
+        )
+    assert refused.value.code == "unknown_match"
+    assert await ratings_of(sql_store) == {}
+
+
+async def test_a_forgotten_player_is_not_rated_by_a_match_that_ends_later(
+    sql_store: SqlMatchStore,
+) -> None:
+    ann, bob, cy = await people(sql_store, "Ann", "Bob", "Cy")
+    identities = Identities(sql_store.engine)
+    forgotten = await identities.get(bob)
+    assert forgotten is not None
+    await identities.forget(forgotten)
+    seats = [person(0, ann), person(1, bob), person(2, cy)]
+    await play_and_end(sql_store, "m1", seats, rummikub_result([9, -4, -5]))
+    assert {pid for pid, _ in await ratings_of(sql_store)} == {ann, cy}
+
+
+async def test_rebuilding_gives_exactly_the_numbers_the_live_updates_gave(
+    sql_store: SqlMatchStore,
+) -> None:
+    players = await people(sql_store, "Ann", "Bob", "Cy", "Dee")
+    chooser = random.Random(4)
+    for index in range(30):
+        count = chooser.choice([2, 3, 4])
+        chosen = chooser.sample(players + [None, None], count)  # type: ignore[list-item]
+        seats = [person(seat, pid) for seat, pid in enumerate(chosen)]
+        if chooser.random() < 0.3:
+            seats[-1] = SeatAtEnd(count - 1, None, "bot", chooser.choice(["easy", "hard"]))
+        if chooser.random() < 0.2 and seats[0].player_id is not None:
+            seats[0] = SeatAtEnd(0, seats[0].player_id, "bot", "normal")  # left mid-match
+        scores = [chooser.randint(-40, 40) for _ in seats]
+        await play_and_end(sql_store, f"m{index:02d}", seats, rummikub_result(scores))
+    live_ratings, live_events = await ratings_of(sql_store), await events_of(sql_store)
+    assert len(live_ratings) >= 8
+    rebuilt = await rebuild_ratings(sql_store.engine)
+    assert rebuilt.ratings == len(live_ratings)
+    assert await ratings_of(sql_store) == live_ratings
+    assert await events_of(sql_store) == live_events
+
+
+@pytest.mark.postgres
+async def test_matches_ending_at_once_on_two_nodes_are_all_rated(
+    postgres_store_url: str,
+) -> None:
+    nodes = [open_store(postgres_store_url) for _ in range(2)]
+    for node in nodes:
+        await node.start()
+    try:
+        first = nodes[0]
+        assert isinstance(first, SqlMatchStore)
+        ann, bob, cy = await people(first, "Ann", "Bob", "Cy")
+        trios = [[ann, bob, cy], [bob, cy, ann], [cy, ann, bob]]
+        ends = []
+        for index in range(24):
+            node = nodes[index % 2]
+            assert isinstance(node, SqlMatchStore)
+            order = trios[index % 3]
+            seats = [person(seat, pid) for seat, pid in enumerate(order)]
+            scores = [10, -4, -6] if index % 2 else [-3, 8, -5]
+            ends.append(play_and_end(node, f"m{index:02d}", seats, rummikub_result(scores)))
+        await asyncio.gather(*ends)
+        ratings = await ratings_of(first)
+        # Every end counted, once: each player played all 24.
+        assert {key: value[2] for key, value in ratings.items()} == {
+            (ann, "rummikub:3"): 24,
+            (bob, "rummikub:3"): 24,
+            (cy, "rummikub:3"): 24,
+        }
+        async with first.engine.connect() as connection:
+            seqs = sorted(
+                row.rating_seq for row in await connection.execute(select(MATCHES.c.rating_seq))
+            )
+        assert seqs == list(range(1, 25))
+        live_events = await events_of(first)
+        await rebuild_ratings(first.engine)
+        assert await ratings_of(first) == ratings
+        assert await events_of(first) == live_events
+    finally:
+        for node in nodes:
+            await node.close()
