@@ -192,7 +192,8 @@ async def test_rebuilding_gives_exactly_the_numbers_the_live_updates_gave(
     chooser = random.Random(4)
     for index in range(30):
         count = chooser.choice([2, 3, 4])
-        chosen = chooser.sample(players + [None, None], count)  # type: ignore[list-item]
+        pool: list[str | None] = [*players, None, None]
+        chosen = chooser.sample(pool, count)
         seats = [person(seat, pid) for seat, pid in enumerate(chosen)]
         if chooser.random() < 0.3:
             seats[-1] = SeatAtEnd(count - 1, None, "bot", chooser.choice(["easy", "hard"]))
