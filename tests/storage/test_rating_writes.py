@@ -113,8 +113,7 @@ async def events_of(store: SqlMatchStore) -> list[tuple[Any, ...]]:
             select(RATING_EVENTS).order_by(RATING_EVENTS.c.seq, RATING_EVENTS.c.player_id)
         )
         return [
-            (r.match_id, r.player_id, r.seq, r.mu_before, r.mu_after, r.sigma_after)
-            for r in rows
+            (r.match_id, r.player_id, r.seq, r.mu_before, r.mu_after, r.sigma_after) for r in rows
         ]
 
 
@@ -150,9 +149,7 @@ async def test_an_unrated_room_and_a_lone_rated_side_rate_nothing(
     await play_and_end(
         sql_store, "m1", [person(0, ann), person(1, bob)], rummikub_result([5, -5]), rated=False
     )
-    await play_and_end(
-        sql_store, "m2", [person(0, ann), person(1, None)], rummikub_result([5, -5])
-    )
+    await play_and_end(sql_store, "m2", [person(0, ann), person(1, None)], rummikub_result([5, -5]))
     assert await ratings_of(sql_store) == {}
 
 
