@@ -125,7 +125,7 @@ class SqlMatchStore:
             return write
         values = {"p_id": fence.room_id, "p_epoch": fence.epoch}
         check = Step("fence_room", (values,), missing=fenced(fence.room_id))
-        return StatementWrite((check, *write.steps), write.conflict)
+        return StatementWrite((check, *write.steps), write.conflict, write.rating)
 
     async def start(self) -> None:
         if self._engine is not None:

@@ -24,15 +24,24 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
 
 async def play_across_nodes(
-    cluster: Cluster, game: str, players: int, seed: int, names: str = "p"
-) -> None:
+    cluster: Cluster,
+    game: str,
+    players: int,
+    seed: int,
+    names: str = "p",
+    *,
+    public: bool = False,
+    keys: list[str] | None = None,
+) -> str:
+    """A match whose seats join (with a player key each, if `keys`) and play through
+    different nodes; the match's id."""
     owner_node, *others = cluster.nodes
     async with base(owner_node) as http:
         created = await http.post(
             "/api/rooms",
-            json={"game": game, "players": players, "options": {"target": 60}}
+            json={"game": game, "players": players, "public": public, "options": {"target": 60}}
             if game == "gin_rummy"
-            else {"game": game, "players": players},
+            else {"game": game, "players": players, "public": public},
         )
         assert created.status_code == 201, created.text
     room_id = created.json()["room_id"]
@@ -42,7 +51,11 @@ async def play_across_nodes(
     tokens = []
     for seat, node in enumerate(seat_nodes):
         async with base(node) as http:
-            joined = await http.post(f"/api/rooms/{room_id}/join", json={"name": f"{names}{seat}"})
+            joined = await http.post(
+                f"/api/rooms/{room_id}/join",
+                json={"name": f"{names}{seat}"},
+                headers={"Authorization": f"Player {keys[seat]}"} if keys else {},
+            )
             assert joined.status_code == 201, joined.text
             assert joined.json()["seat"] == seat
             tokens.append(joined.json()["token"])
@@ -70,6 +83,8 @@ async def play_across_nodes(
     assert await match_faults(cluster.database_url, clients, players) == []
     for client in clients:
         await client.close()
+    match_id: str = clients[0].doc["room"]["match_id"]  # type: ignore[index]
+    return match_id
 
 
 @pytest.mark.parametrize(
@@ -129,7 +144,7 @@ async def test_refusals_from_the_owner_reach_a_client_on_another_node(cluster: C
 
 
 async def test_the_history_of_a_match_reads_alike_on_every_node(cluster: Cluster) -> None:
-    await play_across_nodes(cluster, "gin_rummy", 2, 7, names="historian")
+    await play_across_nodes(cluster, "gin_rummy", 2, 7, names="historian", public=True)
     answers = []
     for node in cluster.nodes:
         async with httpx.AsyncClient(base_url=node.url, timeout=30) as http:
@@ -181,3 +196,38 @@ async def test_hints_come_from_any_node_over_rest_and_the_socket(cluster: Cluste
 
 def hints(client: Any) -> list[dict[str, Any]]:
     return [json.loads(text) for _, text in client.received if '"hint"' in text]
+
+
+async def test_players_joined_through_different_nodes_are_rated_and_private_alike(
+    cluster: Cluster,
+) -> None:
+    made = []
+    for index, node in enumerate(cluster.nodes[:2]):
+        async with base(node) as http:
+            answer = await http.post("/api/players", json={"name": f"Rated {index}"})
+            assert answer.status_code == 201, answer.text
+            made.append(answer.json())
+    keys = [player["key"] for player in made]
+    match_id = await play_across_nodes(cluster, "rummikub", 2, 5, keys=keys)
+    details, profiles = [], []
+    for node in cluster.nodes:
+        async with httpx.AsyncClient(base_url=node.url, timeout=30) as http:
+            # The room was private: a stranger finds nothing, a player of it everything.
+            stranger = await http.get(f"/api/matches/{match_id}")
+            assert stranger.status_code == 404
+            mine = await http.get(
+                f"/api/matches/{match_id}", headers={"Authorization": f"Player {keys[0]}"}
+            )
+            assert mine.status_code == 200, mine.text
+            details.append(mine.json())
+            profiles.append((await http.get(f"/api/players/{made[1]['id']}")).json())
+    assert details[0] == details[1] == details[2]
+    changes = {change["player_id"]: change for change in details[0]["rating_changes"]}
+    assert set(changes) == {made[0]["id"], made[1]["id"]}
+    assert all(change["before"] == 1500 for change in changes.values())
+    assert [seat["player_id"] for seat in details[0]["seats"]] == [made[0]["id"], made[1]["id"]]
+    assert profiles[0] == profiles[1] == profiles[2]
+    (rating,) = profiles[0]["ratings"]
+    assert (rating["mode"], rating["matches"]) == ("rummikub:2", 1)
+    # Another player's private match is not in the profile a stranger reads.
+    assert profiles[0]["recent_matches"] == []
