@@ -26,6 +26,7 @@ from app.players.rating_math import (
     rated_sides,
 )
 from app.storage.models import MATCHES, PLAYERS, RATING_CLOCK, RATING_EVENTS, RATINGS, SEATS
+from app.storage.rating_writes import event_row, rating_row
 from app.storage.records import FINISHED
 
 EVENT_BATCH = 5000
@@ -74,27 +75,16 @@ async def rebuild_ratings(engine: AsyncEngine) -> Rebuilt:
                 for pid in side.players
                 if (pid, mode) in ratings
             }
-            for pid, (before, after) in rate(sides, current).items():
-                ratings[(pid, mode)] = after
-                events.append(_event(match.id, pid, mode, seq, before, after, at))
+            for pid, change in rate(sides, current).items():
+                ratings[(pid, mode)] = change[1]
+                events.append(event_row(match.id, pid, mode, seq, change, at))
             counted += 1
             if len(events) >= EVENT_BATCH:
                 await connection.execute(insert(RATING_EVENTS), events)
                 events = []
         if events:
             await connection.execute(insert(RATING_EVENTS), events)
-        rows = [
-            {
-                "player_id": pid,
-                "mode": mode,
-                "mu": rating.mu,
-                "sigma": rating.sigma,
-                "display": rating.shown,
-                "matches": rating.matches,
-                "updated_at": at,
-            }
-            for (pid, mode), rating in ratings.items()
-        ]
+        rows = [rating_row(pid, mode, rating, at) for (pid, mode), rating in ratings.items()]
         for start in range(0, len(rows), EVENT_BATCH):
             await connection.execute(insert(RATINGS), rows[start : start + EVENT_BATCH])
         for match_id, seq in renumbered:
@@ -121,24 +111,6 @@ def _present(sides: list[RatedSide], known: set[str]) -> list[RatedSide]:
         if members:
             kept.append(RatedSide(members, side.rank))
     return kept
-
-
-def _event(
-    match_id: str, pid: str, mode: str, seq: int, before: Rating, after: Rating, at: datetime
-) -> dict[str, Any]:
-    return {
-        "match_id": match_id,
-        "player_id": pid,
-        "mode": mode,
-        "seq": seq,
-        "mu_before": before.mu,
-        "sigma_before": before.sigma,
-        "mu_after": after.mu,
-        "sigma_after": after.sigma,
-        "display_before": before.shown,
-        "display_after": after.shown,
-        "at": at,
-    }
 
 
 async def _rated_matches(connection: AsyncConnection) -> AsyncIterator[_Match]:

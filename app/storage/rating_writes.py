@@ -66,38 +66,48 @@ class RatingUpdate:
         if len(present) < 2:
             return
         changes = rate(present, current)
-        ratings = [
-            {
-                "player_id": pid,
-                "mode": self.mode,
-                "mu": after.mu,
-                "sigma": after.sigma,
-                "display": after.shown,
-                "matches": after.matches,
-                "updated_at": at,
-            }
-            for pid, (_, after) in changes.items()
-        ]
+        ratings = [rating_row(pid, self.mode, after, at) for pid, (_, after) in changes.items()]
         events = [
-            {
-                "match_id": self.match_id,
-                "player_id": pid,
-                "mode": self.mode,
-                "seq": seq,
-                "mu_before": before.mu,
-                "sigma_before": before.sigma,
-                "mu_after": after.mu,
-                "sigma_after": after.sigma,
-                "display_before": before.shown,
-                "display_after": after.shown,
-                "at": at,
-            }
-            for pid, (before, after) in changes.items()
+            event_row(self.match_id, pid, self.mode, seq, change, at)
+            for pid, change in changes.items()
         ]
         yield _many(statements.upsert_rating, ratings)
         yield _many(statements.insert_rating_event, events)
         mark = statements.set_rating_seq
         yield Query(mark.sql, mark.args({"p_match_id": self.match_id, "v_rating_seq": seq}))
+
+
+def rating_row(player_id: str, mode: str, rating: Rating, at: datetime) -> dict[str, Any]:
+    """A ratings row."""
+    return {
+        "player_id": player_id,
+        "mode": mode,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "display": rating.shown,
+        "matches": rating.matches,
+        "updated_at": at,
+    }
+
+
+def event_row(
+    match_id: str, player_id: str, mode: str, seq: int, change: tuple[Rating, Rating], at: datetime
+) -> dict[str, Any]:
+    """A rating_events row: one player's rating before and after one match."""
+    before, after = change
+    return {
+        "match_id": match_id,
+        "player_id": player_id,
+        "mode": mode,
+        "seq": seq,
+        "mu_before": before.mu,
+        "sigma_before": before.sigma,
+        "mu_after": after.mu,
+        "sigma_after": after.sigma,
+        "display_before": before.shown,
+        "display_after": after.shown,
+        "at": at,
+    }
 
 
 def _one(prepared: Prepared, player_id: str, mode: str) -> Query:

@@ -43,6 +43,18 @@ async def postgres_store_url() -> AsyncIterator[str]:
 )
 async def store_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
     """A ready URL for each kind of store, SQL ones already migrated."""
+    async for url in ready_url(request):
+        yield url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def sql_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    """A ready URL for each kind of SQL store, already migrated."""
+    async for url in ready_url(request):
+        yield url
+
+
+async def ready_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
     if request.param == "memory":
         yield "memory://"
         return

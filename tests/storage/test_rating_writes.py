@@ -17,26 +17,9 @@ from sqlalchemy import select
 from app.players.identity import Identities
 from app.players.rating_math import SeatAtEnd, mode_of, places, rated_sides
 from app.players.rebuild import rebuild_ratings
-from app.storage.migrate import upgrade_to_head
 from app.storage.models import MATCHES, RATING_EVENTS, RATINGS
 from app.storage.sql_store import SqlMatchStore
 from app.storage.store import FINISHED, RatingUpdate, SeatRecord, StoreError, open_store
-from tests.storage.databases import drop_postgres_database, fresh_postgres_database
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def sql_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    if request.param == "sqlite":
-        url = request.getfixturevalue("sqlite_url")
-        await upgrade_to_head(url)
-        yield url
-        return
-    url = await fresh_postgres_database()
-    try:
-        await upgrade_to_head(url)
-        yield url
-    finally:
-        await drop_postgres_database(url)
 
 
 @pytest.fixture
