@@ -4,6 +4,7 @@
 import { api } from "../api.js";
 import { actionText } from "../action_text.js";
 import { gameName, seatLabel } from "../game_text.js";
+import { playerKey } from "../identity.js";
 import { language, t } from "../i18n.js";
 import { clear, h } from "./dom.js";
 import { createGinTable } from "./gin_table.js";
@@ -33,7 +34,8 @@ function listPage(main) {
     if (player) query.set("player", player);
     if (game) query.set("game", game);
     try {
-      const page = await api.matches(`?${query}`);
+      // With the player's key the list holds the player's own private matches too.
+      const page = await api.matches(`?${query}`, playerKey());
       matches = page.items ?? [];
       stats = player ? await api.playerStats(player) : null;
     } catch (error) {
@@ -223,7 +225,7 @@ function replayPage(main, matchId) {
   }
 
   api
-    .replay(matchId)
+    .replay(matchId, playerKey())
     .then((data) => {
       replay = data;
       draw();

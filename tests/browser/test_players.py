@@ -1,0 +1,257 @@
+"""Players in the browser: the name asked once, refused names and keys, the profile with its
+rating chart and devices, the leaderboards, and the player's own private matches in the
+history, in English and Chinese."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser.conftest import screenshot
+from tests.browser.flows import unique_name
+from tests.browser.phone import PHONE, assert_no_sideways_scroll
+from tests.browser.rated_matches import new_player, play_gin_against_a_bot
+
+STORED = "JSON.parse(localStorage.getItem('meldhall.player'))"
+
+
+def stored_player(page: Any) -> dict[str, str] | None:
+    found: dict[str, str] | None = page.evaluate(STORED)
+    return found
+
+
+def remember(page: Any, base: str, player: dict[str, str]) -> None:
+    """The page's browser keeps `player`, as if it had made it itself."""
+    page.goto(f"{base}/rules")
+    page.evaluate("(p) => localStorage.setItem('meldhall.player', JSON.stringify(p))", player)
+
+
+def open_room(base: str) -> str:
+    room = httpx.post(f"{base}/api/rooms", json={"game": "gin_rummy"}).json()
+    room_id: str = room["room_id"]
+    return room_id
+
+
+def seats(base: str, room_id: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = httpx.get(f"{base}/api/rooms/{room_id}").json()["seats"]
+    return found
+
+
+def test_a_first_visit_asks_for_a_name_once_and_prefills_it_after(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    page = new_page("en-US")
+    page.goto(f"{server_url}/")
+    page.wait_for_selector("#create-room")
+    assert stored_player(page) is None
+    page.fill("#create-name", "Zoe")
+    page.select_option("#seat-1", "easy")
+    assert page.is_checked("#create-rated")
+    page.click("#create-room")
+    dialog = page.locator("#identity-dialog[open]")
+    dialog.wait_for()
+    assert page.input_value("#identity-name") == "Zoe"
+    assert "What should we call you?" in dialog.inner_text()
+    screenshot(page, "name-dialog", full_page=False)
+    name = unique_name("Zoe")
+    page.fill("#identity-name", name)
+    page.click("#identity-save")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector(".seat-row")
+    player = stored_player(page)
+    assert player is not None
+    assert player["name"] == name
+    room_id = page.url.rstrip("/").split("/r/")[1]
+    assert seats(server_url, room_id)[0]["player_id"] == player["id"]
+    assert seats(server_url, room_id)[0]["name"] == name
+
+    # Another visit: the name is filled in, and creating a room asks nothing.
+    page.reload()
+    page.goto(f"{server_url}/")
+    page.wait_for_selector("#create-room")
+    assert page.input_value("#create-name") == name
+    page.click("#create-room")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector(".seat-row")
+    assert page.locator("#identity-dialog").count() == 0
+
+    # Joining a friend's room: the same name, the same player, no question.
+    room_id = open_room(server_url)
+    page.goto(f"{server_url}/r/{room_id}")
+    page.wait_for_selector("#join-name")
+    assert page.input_value("#join-name") == name
+    page.click("#join-button")
+    page.wait_for_selector(".seat-row")
+    assert page.locator("#identity-dialog").count() == 0
+    (seat,) = [s for s in seats(server_url, room_id) if s["kind"] == "human"]
+    assert seat["player_id"] == player["id"]
+    assert stored_player(page) == player
+
+
+def test_a_taken_name_is_refused_in_chinese_a_dropped_key_asks_again(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    taken = new_player(server_url, unique_name("Taken"))
+    page = new_page("zh-CN")
+    remember(page, server_url, {"id": "nobody", "key": "not-a-key-at-all", "name": "Old"})
+    page.goto(f"{server_url}/")
+    page.wait_for_selector("#create-room")
+    assert page.input_value("#create-name") == "Old"
+    page.click("#create-room")
+    # The remembered key is refused: the browser forgets it and asks for a name, saying why.
+    page.locator("#identity-dialog[open]").wait_for()
+    assert "退出原来的玩家身份" in page.inner_text("#identity-refused")
+    assert stored_player(page) is None
+    assert "怎么称呼你" in page.inner_text("#identity-dialog")
+    page.fill("#identity-name", taken["name"].upper())
+    page.click("#identity-save")
+    error = page.locator("#identity-error")
+    error.wait_for()
+    assert error.inner_text() == "已经有人用这个名字了，换一个吧。"
+    page.fill("#identity-name", "   ")
+    page.click("#identity-save")
+    page.wait_for_function(
+        "document.querySelector('#identity-error').textContent === '请输入名字。'"
+    )
+    name = unique_name("小红")
+    page.fill("#identity-name", name)
+    page.click("#identity-save")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector(".seat-row")
+    player = stored_player(page)
+    assert player is not None
+    assert player["name"] == name
+
+
+@pytest.fixture(scope="module")
+def rated(server_url: str) -> dict[str, Any]:
+    """A player with a 32-character name and no space, after three rated matches."""
+    player = new_player(server_url, f"Wolfeschlegelsteinhausen{uuid.uuid4().hex[:8]}")
+    assert len(player["name"]) == 32
+    matches = [play_gin_against_a_bot(server_url, player["key"]) for _ in range(3)]
+    return {**player, "matches": matches}
+
+
+def chart_points(page: Any, mode: str) -> int:
+    path = page.get_attribute(f'.mode-rating[data-mode="{mode}"] svg.rating-chart path.line', "d")
+    return len(re.findall(r"[ML]", path))
+
+
+def test_the_profile_charts_every_rated_match(new_page, server_url, rated) -> None:  # type: ignore[no-untyped-def]
+    profile = httpx.get(f"{server_url}/api/players/{rated['id']}").json()
+    (gin,) = [r for r in profile["ratings"] if r["mode"] == "gin_rummy:2"]
+    assert len(gin["history"]) == 3
+    page = new_page("en-US")
+    remember(page, server_url, rated)
+    page.goto(f"{server_url}/me")
+    page.wait_for_url(f"**/p/{rated['id']}")
+    page.wait_for_selector(".mode-rating svg.rating-chart")
+    assert chart_points(page, "gin_rummy:2") == len(gin["history"])
+    assert page.locator(".rating-chart circle.dot").count() == 3
+    # The axes carry their labels: round ratings up the side, dates along the bottom.
+    ticks = page.locator(".rating-chart text.tick").all_text_contents()
+    assert any(re.fullmatch(r"1\d\d0", tick) for tick in ticks), ticks
+    assert page.inner_text(".mode-rating .rating-big") == str(gin["rating"])
+    assert page.locator(".mode-rating .badge.provisional").inner_text() == "provisional"
+    assert page.inner_text("#profile-name").startswith(rated["name"])
+    rows = page.locator("#recent-matches tbody tr")
+    assert rows.count() == 3
+    assert re.search(r"[+-]\d+|±0", rows.first.inner_text())
+    assert "Gin Rummy bot (easy)" in page.inner_text("#head-to-head")
+    screenshot(page, "profile-desktop")
+
+    page.select_option("#lang", "zh-CN")
+    page.wait_for_selector("text=对战记录")
+    assert "已计分3局" in page.inner_text(".mode-rating")
+    assert "暂定" in page.inner_text(".mode-rating")
+    page.set_viewport_size(PHONE)
+    page.reload()
+    page.wait_for_selector(".mode-rating svg.rating-chart")
+    assert chart_points(page, "gin_rummy:2") == 3
+    assert_no_sideways_scroll(page)
+    screenshot(page, "profile-phone-zh")
+
+
+def test_the_leaderboard_lists_a_rated_player_and_its_circle(new_page, server_url, rated) -> None:  # type: ignore[no-untyped-def]
+    page = new_page("en-US", viewport=PHONE)
+    remember(page, server_url, rated)
+    page.goto(f"{server_url}/leaderboards")
+    row = page.locator(f'#board tr[data-player="{rated["id"]}"]')
+    row.wait_for()
+    assert "mine" in (row.get_attribute("class") or "")
+    link = row.locator("a")
+    assert link.get_attribute("href") == f"/p/{rated['id']}"
+    assert link.inner_text() == rated["name"]
+    assert_no_sideways_scroll(page)
+    screenshot(page, "leaderboard-phone")
+    page.check("#board-circle")
+    page.wait_for_url("**circle=1**")
+    row.wait_for()
+    names = page.locator("#board tbody tr").all_inner_texts()
+    assert any("Gin Rummy bot (easy)" in line for line in names)
+    assert page.inner_text("#board-page") == "Page 1 of 1"
+    page.set_viewport_size({"width": 1280, "height": 860})
+    screenshot(page, "leaderboard-desktop")
+    link.click()
+    page.wait_for_url(f"**/p/{rated['id']}")
+    page.wait_for_selector(".mode-rating svg.rating-chart")
+
+
+def test_the_history_shows_the_players_own_private_matches(new_page, server_url, rated) -> None:  # type: ignore[no-untyped-def]
+    stranger = new_page("en-US")
+    with stranger.expect_response(lambda r: "/api/matches?" in r.url) as answer:
+        stranger.goto(f"{server_url}/history")
+    listed = [m["match_id"] for m in answer.value.json()["items"]]
+    assert not set(rated["matches"]) & set(listed)
+    stranger.wait_for_function(
+        "(n) => document.querySelectorAll('tr[data-match]').length === n", arg=len(listed)
+    )
+
+    page = new_page("en-US")
+    remember(page, server_url, rated)
+    page.goto(f"{server_url}/history")
+    for match_id in rated["matches"]:
+        page.locator(f'tr[data-match="{match_id}"]').wait_for()
+
+
+def test_a_link_code_makes_another_device_the_player_until_signed_out(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    player = new_player(server_url, unique_name("Lin"))
+    laptop = new_page("en-US")
+    remember(laptop, server_url, player)
+    laptop.goto(f"{server_url}/p/{player['id']}")
+    laptop.click("#link-code-button")
+    code = laptop.inner_text("#link-code")
+    assert re.fullmatch(r"[0-9A-Z]{4}-[0-9A-Z]{4}", code)
+    assert laptop.inner_text("#link-code-expiry").startswith("valid until")
+
+    phone = new_page("en-US", viewport=PHONE)
+    phone.goto(f"{server_url}/me")
+    phone.locator("#identity-dialog[open]").wait_for()
+    phone.click(".link-other summary")
+    phone.fill("#identity-code", code.lower())
+    phone.click("#identity-link")
+    phone.wait_for_url(f"**/p/{player['id']}")
+    phone.wait_for_selector("#devices")
+    on_phone = stored_player(phone)
+    assert on_phone is not None
+    assert on_phone["id"] == player["id"]
+    assert on_phone["key"] != player["key"]
+    screenshot(phone, "profile-own-phone")
+
+    # The laptop signs the others out: its new key works, the phone's is refused and dropped.
+    laptop.click("#sign-out-others")
+    laptop.wait_for_function(f"{STORED}.key !== {json.dumps(player['key'])}")
+    phone.goto(f"{server_url}/p/{player['id']}")
+    phone.wait_for_function(f"{STORED} === null")
+    phone.wait_for_selector("#profile-name")
+    assert phone.locator("#devices").count() == 0
+
+    # Forget me, after a confirmation: the player is gone from the server and the browser.
+    laptop.click("#forget-me")
+    assert laptop.inner_text("#forget-warning").startswith("Really forget")
+    laptop.click("#forget-confirm")
+    laptop.wait_for_url(f"{server_url}/")
+    assert stored_player(laptop) is None
+    answer = httpx.get(f"{server_url}/api/players/{player['id']}")
+    assert answer.status_code == 404
