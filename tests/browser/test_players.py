@@ -224,6 +224,7 @@ def test_a_link_code_makes_another_device_the_player_until_signed_out(new_page, 
     code = laptop.inner_text("#link-code")
     assert re.fullmatch(r"[0-9A-Z]{4}-[0-9A-Z]{4}", code)
     assert laptop.inner_text("#link-code-expiry").startswith("valid until")
+    screenshot(laptop, "profile-link-code", full_page=False)
 
     phone = new_page("en-US", viewport=PHONE)
     phone.goto(f"{server_url}/me")
@@ -238,6 +239,24 @@ def test_a_link_code_makes_another_device_the_player_until_signed_out(new_page, 
     assert on_phone["id"] == player["id"]
     assert on_phone["key"] != player["key"]
     screenshot(phone, "profile-own-phone")
+
+    # A rename keeps the player; a name someone else has is refused in the form.
+    other = new_player(server_url, unique_name("Other"))
+    laptop.click(".rename summary")
+    laptop.fill("#rename-name", other["name"].lower())
+    laptop.click("#rename-button")
+    laptop.locator("#rename-error").wait_for()
+    assert (
+        laptop.inner_text("#rename-error") == "Someone already plays under that name. Pick another."
+    )
+    renamed = unique_name("Lina")
+    laptop.fill("#rename-name", renamed)
+    laptop.click("#rename-button")
+    laptop.wait_for_function(
+        "(name) => document.querySelector('#profile-name bdi').textContent === name", arg=renamed
+    )
+    assert stored_player(laptop)["name"] == renamed  # type: ignore[index]
+    assert httpx.get(f"{server_url}/api/players/{player['id']}").json()["player"]["name"] == renamed
 
     # The laptop signs the others out: its new key works, the phone's is refused and dropped.
     laptop.click("#sign-out-others")
@@ -255,3 +274,20 @@ def test_a_link_code_makes_another_device_the_player_until_signed_out(new_page, 
     assert stored_player(laptop) is None
     answer = httpx.get(f"{server_url}/api/players/{player['id']}")
     assert answer.status_code == 404
+
+
+def test_a_guest_plays_without_a_player(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    page = new_page("en-US")
+    page.goto(f"{server_url}/")
+    page.wait_for_selector("#create-room")
+    page.fill("#create-name", "Gus")
+    page.click("#create-room")
+    page.locator("#identity-dialog[open]").wait_for()
+    page.click("#identity-guest")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector(".seat-row")
+    room_id = page.url.rstrip("/").split("/r/")[1]
+    (seat, _) = seats(server_url, room_id)
+    assert seat["name"] == "Gus"
+    assert seat["player_id"] is None
+    assert stored_player(page) is None
