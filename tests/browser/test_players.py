@@ -276,11 +276,18 @@ def test_a_link_code_makes_another_device_the_player_until_signed_out(new_page, 
     assert answer.status_code == 404
 
 
-def test_a_guest_plays_without_a_player(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+def test_a_guest_plays_without_a_player_and_escape_does_nothing(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
     page = new_page("en-US")
     page.goto(f"{server_url}/")
     page.wait_for_selector("#create-room")
     page.fill("#create-name", "Gus")
+    page.click("#create-room")
+    # Closing the dialog changes nothing: no room, no player, the form again.
+    page.locator("#identity-dialog[open]").wait_for()
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#identity-dialog", state="detached")
+    page.wait_for_selector("#create-room:enabled")
+    assert page.url == f"{server_url}/"
     page.click("#create-room")
     page.locator("#identity-dialog[open]").wait_for()
     page.click("#identity-guest")

@@ -129,6 +129,10 @@ export function createRoomForm(box, { navigate }) {
         room ??= await createRoom(bots);
         return api.join(room.room_id, name, 0, key);
       });
+      if (!joined) {
+        button.disabled = false;
+        return;
+      }
       session.setName(name);
       session.setSeat(room.room_id, joined.seat, joined.token);
       navigate(`/r/${room.room_id}`);

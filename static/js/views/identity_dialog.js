@@ -8,8 +8,12 @@ import { h } from "./dom.js";
 
 let open = null;
 
-// The remembered player, or the one the person makes now; null if they choose to play as a
-// guest. `refused`: the remembered key was just refused, which the dialog explains.
+// What the dialog answers when the person chooses to play as a guest; closing it (Escape)
+// answers null, and the page then does nothing.
+export const GUEST = Object.freeze({ guest: true });
+
+// The remembered player, or the one the person makes now (or GUEST, or null: see above).
+// `refused`: the remembered key was just refused, which the dialog explains.
 export function ensurePlayer(suggested = "", { refused = false } = {}) {
   return me() ? Promise.resolve(me()) : askForPlayer(suggested, { refused });
 }
@@ -37,19 +41,21 @@ export function askForPlayer(suggested = "", { refused = false } = {}) {
 async function playerNamed(typed) {
   const had = me();
   const player = await ensurePlayer(typed);
-  if (!player || !had || !typed || player.name === typed) return player;
+  if (!player || player === GUEST || !had || !typed || player.name === typed) return player;
   return renamePlayer(typed);
 }
 
 // Runs `call(key)` as this browser's player (asking for a name first if needed), or
-// `call(null)` as a guest under the typed name if the person chose that. A refused key is
-// forgotten, the name asked again, and the call made once more.
+// `call(null)` as a guest under the typed name if the person chose that; answers null without
+// calling if they closed the dialog. A refused key is forgotten, the name asked again, and the
+// call made once more.
 export async function asPlayer(typed, call) {
   let refused = false;
   for (;;) {
     try {
       const player = refused ? await ensurePlayer(typed, { refused }) : await playerNamed(typed);
-      if (!player) return await call(null);
+      if (player === null) return null;
+      if (player === GUEST) return await call(null);
       return await withKey(call);
     } catch (error) {
       if (error?.code !== "bad_player_key" || refused) throw error;
@@ -119,7 +125,7 @@ function buildDialog(suggested, refused, done) {
       h(
         "div.dialog-buttons",
         {},
-        h("button.quiet", { type: "button", id: "identity-guest", onclick: () => done(null) }, t("player.as_guest")),
+        h("button.quiet", { type: "button", id: "identity-guest", onclick: () => done(GUEST) }, t("player.as_guest")),
         save,
       ),
     ),

@@ -9,7 +9,7 @@ import { me, onIdentityChange, renamePlayer, withKey } from "../identity.js";
 import { errorText, language, t } from "../i18n.js";
 import { modeName, placeText, signed } from "../rating_text.js";
 import { clear, h } from "./dom.js";
-import { ensurePlayer } from "./identity_dialog.js";
+import { GUEST, ensurePlayer } from "./identity_dialog.js";
 import { nameElement } from "./names.js";
 import { ownDevices } from "./profile_devices.js";
 import { ratingChartElement } from "./rating_chart.js";
@@ -28,7 +28,7 @@ export function myProfilePage(main, _params, { navigate }) {
   draw();
   ensurePlayer().then((player) => {
     if (disposed) return;
-    if (player) navigate(`/p/${player.id}`, { replace: true });
+    if (player && player !== GUEST) navigate(`/p/${player.id}`, { replace: true });
     else navigate("/", { replace: true });
   });
   return {
