@@ -5,6 +5,7 @@ bot, each move the room's own hint."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -15,6 +16,13 @@ MAX_PASSES = 20_000
 POLL_S = 0.02
 
 
+@dataclass(frozen=True)
+class Played:
+    match_id: str
+    room_id: str
+    seat_token: str
+
+
 def new_player(base: str, name: str) -> dict[str, str]:
     answer = httpx.post(f"{base}/api/players", json={"name": name})
     assert answer.status_code == 201, answer.text
@@ -22,8 +30,8 @@ def new_player(base: str, name: str) -> dict[str, str]:
     return player
 
 
-def play_gin_against_a_bot(base: str, key: str) -> str:
-    """One rated private match to 1 point; returns its match id once it is over."""
+def play_gin_against_a_bot(base: str, key: str) -> Played:
+    """One rated private match to 1 point, played to its end."""
     with httpx.Client(base_url=base, timeout=30) as http:
         room = http.post(
             "/api/rooms",
@@ -40,15 +48,15 @@ def play_gin_against_a_bot(base: str, key: str) -> str:
             headers={"Authorization": f"Player {key}"},
         )
         assert joined.status_code == 201, joined.text
-        seat = {"Authorization": f"Bearer {joined.json()['token']}"}
+        token = joined.json()["token"]
+        seat = {"Authorization": f"Bearer {token}"}
         http.post(f"/api/rooms/{room_id}/ready", headers=seat)
         for _ in range(MAX_PASSES):
             answer = http.get(f"/api/rooms/{room_id}/state", headers=seat).json()
             document: dict[str, Any] = answer["state"]
             status = document["room"]["status"]
             if status == "finished":
-                match_id: str = document["room"]["match_id"]
-                return match_id
+                return Played(document["room"]["match_id"], room_id, token)
             if status == "between_hands" and not mine(document)["ready"]:
                 http.post(f"/api/rooms/{room_id}/ready", headers=seat)
             elif status == "playing" and document["you"].get("legal"):

@@ -28,7 +28,8 @@ def stored_player(page: Any) -> dict[str, str] | None:
 def remember(page: Any, base: str, player: dict[str, str]) -> None:
     """The page's browser keeps `player`, as if it had made it itself."""
     page.goto(f"{base}/rules")
-    page.evaluate("(p) => localStorage.setItem('meldhall.player', JSON.stringify(p))", player)
+    kept = {field: player[field] for field in ("id", "key", "name")}
+    page.evaluate("(p) => localStorage.setItem('meldhall.player', JSON.stringify(p))", kept)
 
 
 def open_room(base: str) -> str:
@@ -129,8 +130,8 @@ def rated(server_url: str) -> dict[str, Any]:
     """A player with a 32-character name and no space, after three rated matches."""
     player = new_player(server_url, f"Wolfeschlegelsteinhausen{uuid.uuid4().hex[:8]}")
     assert len(player["name"]) == 32
-    matches = [play_gin_against_a_bot(server_url, player["key"]) for _ in range(3)]
-    return {**player, "matches": matches}
+    played = [play_gin_against_a_bot(server_url, player["key"]) for _ in range(3)]
+    return {**player, "matches": [p.match_id for p in played], "played": played}
 
 
 def chart_points(page: Any, mode: str) -> int:
@@ -298,3 +299,30 @@ def test_a_guest_plays_without_a_player_and_escape_does_nothing(new_page, server
     assert seat["name"] == "Gus"
     assert seat["player_id"] is None
     assert stored_player(page) is None
+
+
+def test_the_match_end_shows_the_rating_changes_in_chinese(new_page, server_url, rated) -> None:  # type: ignore[no-untyped-def]
+    last = rated["played"][-1]
+    record = httpx.get(
+        f"{server_url}/api/matches/{last.match_id}",
+        headers={"Authorization": f"Bearer {last.seat_token}"},
+    ).json()
+    page = new_page("zh-CN", viewport=PHONE)
+    remember(page, server_url, rated)
+    page.evaluate(
+        "([room, token]) => localStorage.setItem(`meldhall.token.${room}`,"
+        " JSON.stringify({seat: 0, token}))",
+        [last.room_id, last.seat_token],
+    )
+    page.goto(f"{server_url}/r/{last.room_id}")
+    page.locator("#rating-changes li").first.wait_for()
+    assert "等级分变化" in page.inner_text("#rating-changes h3")
+    for change in record["rating_changes"]:
+        line = page.locator(f'#rating-changes li[data-seat="{change["seat"]}"]')
+        assert line.locator(".rating-now").inner_text() == str(change["after"])
+        shown = line.locator(".delta").inner_text()
+        assert int(shown.replace("±", "")) == change["after"] - change["before"]
+    assert rated["name"] in page.inner_text("#rating-changes")
+    page.locator("#match-banner").scroll_into_view_if_needed()
+    assert_no_sideways_scroll(page)
+    screenshot(page, "match-end-ratings-phone-zh", full_page=False)
