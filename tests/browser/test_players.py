@@ -215,6 +215,18 @@ def test_the_history_shows_the_players_own_private_matches(new_page, server_url,
     for match_id in rated["matches"]:
         page.locator(f'tr[data-match="{match_id}"]').wait_for()
 
+    # A key the server refuses is forgotten, and the history read as anyone's.
+    dropped = new_page("en-US")
+    remember(dropped, server_url, {"id": "gone", "key": "refused-key", "name": "Gone"})
+    with dropped.expect_response(lambda r: "/api/matches?" in r.url and r.ok) as answer:
+        dropped.goto(f"{server_url}/history")
+    listed = [m["match_id"] for m in answer.value.json()["items"]]
+    dropped.wait_for_function(
+        "(n) => document.querySelectorAll('tr[data-match]').length === n", arg=len(listed)
+    )
+    assert stored_player(dropped) is None
+    assert dropped.locator(".toast-error").count() == 0
+
 
 def test_a_link_code_makes_another_device_the_player_until_signed_out(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
     player = new_player(server_url, unique_name("Lin"))

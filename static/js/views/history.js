@@ -4,7 +4,7 @@
 import { api } from "../api.js";
 import { actionText } from "../action_text.js";
 import { gameName, seatLabel } from "../game_text.js";
-import { playerKey } from "../identity.js";
+import { readWithKey } from "../identity.js";
 import { language, t } from "../i18n.js";
 import { clear, h } from "./dom.js";
 import { nameElement } from "./names.js";
@@ -42,7 +42,7 @@ function listPage(main) {
     if (game) query.set("game", game);
     try {
       // With the player's key the list holds the player's own private matches too.
-      const page = await api.matches(`?${query}`, playerKey());
+      const page = await readWithKey((key) => api.matches(`?${query}`, key));
       matches = page.items ?? [];
       stats = player ? await api.playerStats(player) : null;
     } catch (error) {
@@ -231,8 +231,7 @@ function replayPage(main, matchId) {
     table?.update(state);
   }
 
-  api
-    .replay(matchId, playerKey())
+  readWithKey((key) => api.replay(matchId, key))
     .then((data) => {
       replay = data;
       draw();

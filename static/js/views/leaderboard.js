@@ -3,7 +3,7 @@
 
 import { api } from "../api.js";
 import { gameName } from "../game_text.js";
-import { me, playerKey } from "../identity.js";
+import { me, readWithKey } from "../identity.js";
 import { t } from "../i18n.js";
 import { clear, h } from "./dom.js";
 import { nameElement } from "./names.js";
@@ -40,7 +40,7 @@ export function leaderboardPage(main) {
     const params = { mode: String(choice.mode), limit: String(PAGE), offset: String(choice.offset) };
     if (choice.circle && me()) params.with = me().id;
     try {
-      board = await api.leaderboard(choice.game, params, playerKey());
+      board = await readWithKey((key) => api.leaderboard(choice.game, params, key));
     } catch (error) {
       board = { items: [], total: 0, limit: PAGE, offset: 0 };
       showError(error);

@@ -3,7 +3,7 @@
 
 import { api } from "../api.js";
 import { seatLabel } from "../game_text.js";
-import { playerKey } from "../identity.js";
+import { readWithKey } from "../identity.js";
 import { t } from "../i18n.js";
 import { signed } from "../rating_text.js";
 import { h } from "./dom.js";
@@ -13,8 +13,7 @@ import { nameElement } from "./names.js";
 const known = new Map();
 
 function load(room, token) {
-  const reading = api
-    .match(room.match_id, { token, key: token ? null : playerKey(), room: room.room_id })
+  const reading = readWithKey((key) => api.match(room.match_id, { token, key: token ? null : key, room: room.room_id }))
     .then((match) => match.rating_changes ?? [])
     .catch(() => []);
   known.set(room.match_id, reading);
