@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -338,3 +339,29 @@ def test_the_match_end_shows_the_rating_changes_in_chinese(new_page, server_url,
     page.locator("#match-banner").scroll_into_view_if_needed()
     assert_no_sideways_scroll(page)
     screenshot(page, "match-end-ratings-phone-zh", full_page=False)
+
+
+def test_the_leaderboard_pages_through_more_than_twenty_players(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
+    players = [new_player(server_url, unique_name("Pager")) for _ in range(21)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(lambda p: play_gin_against_a_bot(server_url, p["key"]), players))
+    board = httpx.get(f"{server_url}/api/leaderboards/gin_rummy", params={"limit": 100}).json()
+    pages = -(-board["total"] // 20)
+    assert pages >= 2
+    page = new_page("en-US")
+    page.goto(f"{server_url}/leaderboards?game=gin_rummy&mode=2")
+    page.locator("#board tbody tr").first.wait_for()
+    assert page.locator("#board tbody tr").count() == 20
+    assert page.inner_text("#board-page") == f"Page 1 of {pages}"
+    assert page.is_disabled("#board-prev")
+    page.click("#board-next")
+    page.wait_for_function(
+        "document.querySelector('#board-page')?.textContent.startsWith('Page 2')"
+    )
+    first = page.locator("#board tbody tr").first
+    assert first.locator("td").first.inner_text() == "21"
+    assert first.get_attribute("data-player") == board["items"][20]["player_id"]
+    page.click("#board-prev")
+    page.wait_for_function(
+        "document.querySelector('#board-page')?.textContent.startsWith('Page 1')"
+    )
