@@ -69,6 +69,9 @@ def test_a_first_visit_asks_for_a_name_once_and_prefills_it_after(new_page, serv
     room_id = page.url.rstrip("/").split("/r/")[1]
     assert seats(server_url, room_id)[0]["player_id"] == player["id"]
     assert seats(server_url, room_id)[0]["name"] == name
+    own_seat = page.locator('.seat[data-seat="0"] .seat-name a')
+    assert own_seat.get_attribute("href") == f"/p/{player['id']}"
+    assert own_seat.inner_text() == name
 
     # Another visit: the name is filled in, and creating a room asks nothing.
     page.reload()
