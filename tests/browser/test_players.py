@@ -346,7 +346,7 @@ def test_the_match_end_shows_the_rating_changes_in_chinese(new_page, server_url,
 
 def test_the_leaderboard_pages_through_more_than_twenty_players(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
     players = [new_player(server_url, unique_name("Pager")) for _ in range(21)]
-    with ThreadPoolExecutor(max_workers=4) as pool:
+    with ThreadPoolExecutor(max_workers=3) as pool:
         list(pool.map(lambda p: play_gin_against_a_bot(server_url, p["key"]), players))
     board = httpx.get(f"{server_url}/api/leaderboards/gin_rummy", params={"limit": 100}).json()
     pages = -(-board["total"] // 20)
