@@ -98,7 +98,7 @@ def test_a_first_visit_asks_for_a_name_once_and_prefills_it_after(new_page, serv
 
 def test_a_taken_name_is_refused_in_chinese_a_dropped_key_asks_again(new_page, server_url) -> None:  # type: ignore[no-untyped-def]
     taken = new_player(server_url, unique_name("Taken"))
-    page = new_page("zh-CN")
+    page = new_page("zh-CN", viewport=PHONE)
     remember(page, server_url, {"id": "nobody", "key": "not-a-key-at-all", "name": "Old"})
     page.goto(f"{server_url}/")
     page.wait_for_selector("#create-room")
@@ -114,6 +114,7 @@ def test_a_taken_name_is_refused_in_chinese_a_dropped_key_asks_again(new_page, s
     error = page.locator("#identity-error")
     error.wait_for()
     assert error.inner_text() == "已经有人用这个名字了，换一个吧。"
+    screenshot(page, "name-dialog-phone-zh", full_page=False)
     page.fill("#identity-name", "   ")
     page.click("#identity-save")
     page.wait_for_function(
