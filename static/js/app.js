@@ -3,12 +3,16 @@
 //   /r/{room_id} a room (join, play, watch)
 //   /history     finished matches and replays (/history/{match_id} for one)
 //   /rules       the rules of both games
+//   /p/{id}      a player's profile (/me for one's own)
+//   /leaderboards the ratings of one game and mode
 
 import { onLanguageChange } from "./i18n.js";
 import { onPreferenceChange } from "./preferences.js";
 import { historyPage } from "./views/history.js";
+import { leaderboardPage } from "./views/leaderboard.js";
 import { lobbyPage } from "./views/lobby.js";
 import { notFoundPage } from "./views/not_found.js";
+import { myProfilePage, profilePage } from "./views/profile.js";
 import { roomPage } from "./views/room.js";
 import { rulesPage } from "./views/rules.js";
 import { applyPreferences, drawShell } from "./views/shell.js";
@@ -19,6 +23,9 @@ const ROUTES = [
   [/^\/history\/?$/, historyPage, "history"],
   [/^\/history\/([A-Za-z0-9_-]+)\/?$/, historyPage, "history"],
   [/^\/rules\/?$/, rulesPage, "rules"],
+  [/^\/p\/([A-Za-z0-9_-]+)\/?$/, profilePage, "profile"],
+  [/^\/me\/?$/, myProfilePage, "profile"],
+  [/^\/leaderboards\/?$/, leaderboardPage, "leaderboards"],
 ];
 
 let page = null;

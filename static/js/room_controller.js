@@ -30,8 +30,9 @@ export class RoomController {
     return this.token !== null;
   }
 
-  async join(name, seat) {
-    const joined = await api.join(this.roomId, name, seat);
+  // key: the player's key, to sit as the player; null to sit as a guest under `name`.
+  async join(name, seat, key = null) {
+    const joined = await api.join(this.roomId, name, seat, key);
     session.setName(name);
     session.setSeat(this.roomId, joined.seat, joined.token);
     this.token = joined.token;

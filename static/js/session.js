@@ -1,4 +1,7 @@
-// What the browser remembers between visits: the player's name and one seat token per room.
+// What the browser remembers between visits: the name to prefill (the player's own, else the
+// last one typed as a guest) and one seat token per room.
+
+import { me } from "./identity.js";
 
 const NAME_KEY = "meldhall.name";
 const tokenKey = (roomId) => `meldhall.token.${roomId}`;
@@ -21,7 +24,7 @@ function write(key, value) {
 }
 
 export const session = {
-  name: () => read(NAME_KEY) ?? "",
+  name: () => me()?.name ?? read(NAME_KEY) ?? "",
   setName: (name) => write(NAME_KEY, name),
   seat(roomId) {
     const raw = read(tokenKey(roomId));

@@ -17,14 +17,28 @@ def http():  # type: ignore[no-untyped-def]
         yield client
 
 
-@pytest.mark.parametrize("path", ["/", "/r/AnyRoom", "/history", "/history/abc", "/rules"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/r/AnyRoom",
+        "/history",
+        "/history/abc",
+        "/rules",
+        "/p/AnyPlayer",
+        "/me",
+        "/leaderboards",
+    ],
+)
 def test_the_client_is_served_at_each_address_it_routes(http, path) -> None:
     answer = http.get(path, headers=BROWSER)
     assert answer.status_code == 200
     assert '<main id="view"' in answer.text
 
 
-@pytest.mark.parametrize("path", ["/nowhere", "/rules/nothing-here", "/r/a/b", "/js/nope.js"])
+@pytest.mark.parametrize(
+    "path", ["/nowhere", "/rules/nothing-here", "/r/a/b", "/p/a/b", "/js/nope.js"]
+)
 def test_a_browser_at_an_unknown_address_gets_the_app_with_status_404(http, path) -> None:
     answer = http.get(path, headers=BROWSER)
     assert answer.status_code == 404

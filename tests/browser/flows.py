@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import uuid
 from typing import Any
 
 from app.games.rummikub.melds import read_meld
@@ -33,6 +34,21 @@ def room_id(page: Any) -> str:
     return page.url.rstrip("/").split("/r/")[1].split("?")[0]
 
 
+def unique_name(name: str) -> str:
+    """`name` made the server's own: names are unique on a server, and the tests share one."""
+    return f"{name} {uuid.uuid4().hex[:6]}"
+
+
+def take_the_seat(page: Any, name: str) -> None:
+    """After a click that takes a seat: answer the name dialog of a browser's first seat (with a
+    name of `name`'s made unique) and wait for the room's seats."""
+    page.wait_for_selector("#identity-dialog[open], .seat-row")
+    if page.locator("#identity-dialog[open]").count():
+        page.fill("#identity-name", unique_name(name))
+        page.click("#identity-save")
+    page.wait_for_selector(".seat-row")
+
+
 def create_room(
     page: Any,
     base: str,
@@ -43,6 +59,7 @@ def create_room(
     bots: dict[int, str] | None = None,
     options: dict[str, int] | None = None,
     hints: bool = True,
+    rated: bool = True,
 ) -> str:
     """Fill the lobby's form and create the room; returns the invite link the page shows."""
     page.goto(f"{base}/")
@@ -56,9 +73,10 @@ def create_room(
         page.fill(f"#opt-{option}", str(value))
         page.dispatch_event(f"#opt-{option}", "change")
     page.set_checked("#create-hints", hints)
+    page.set_checked("#create-rated", rated)
     page.click("#create-room")
+    take_the_seat(page, name)
     page.wait_for_url("**/r/*")
-    page.wait_for_selector(".seat-row")
     return page.input_value(".invite-link")
 
 
@@ -67,7 +85,7 @@ def join_by_link(page: Any, link: str, name: str) -> None:
     page.wait_for_selector("#join-name")
     page.fill("#join-name", name)
     page.click("#join-button")
-    page.wait_for_selector(".seat-row")
+    take_the_seat(page, name)
 
 
 def press_ready(page: Any) -> None:

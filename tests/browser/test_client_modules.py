@@ -447,3 +447,58 @@ def test_a_drag_held_at_the_windows_edge_scrolls_to_a_far_target(browser, static
         assert page.evaluate("window.dropped") == ["piece", "far"]
     finally:
         context.close()
+
+
+def chart(page, points, box):  # type: ignore[no-untyped-def]
+    return page.evaluate(
+        """async ([points, box]) =>
+            (await import('/js/chart_scale.js')).ratingChart(points, box)""",
+        [points, box],
+    )
+
+
+BOX = {"width": 600, "height": 220, "left": 48, "right": 16, "top": 26, "bottom": 30}
+
+
+def test_rating_ticks_are_round_and_cover_the_ratings(module_page) -> None:  # type: ignore[no-untyped-def]
+    ticks = module_page.evaluate(
+        "async () => (await import('/js/chart_scale.js')).roundTicks(1487, 1612)"
+    )
+    assert ticks == [1450, 1500, 1550, 1600, 1650]
+    step = module_page.evaluate("async () => (await import('/js/chart_scale.js')).niceStep(0.3, 4)")
+    assert step == pytest.approx(0.1)
+
+
+def test_the_chart_puts_the_oldest_match_left_and_the_highest_rating_up(module_page) -> None:  # type: ignore[no-untyped-def]
+    points = [
+        {"at": "2026-03-01T10:00:00Z", "rating": 1520},
+        {"at": "2026-03-02T10:00:00Z", "rating": 1490},
+        {"at": "2026-03-05T10:00:00Z", "rating": 1580},
+    ]
+    laid = chart(module_page, points, BOX)
+    xs = [p["x"] for p in laid["positions"]]
+    ys = [p["y"] for p in laid["positions"]]
+    assert xs[0] == BOX["left"]
+    assert xs[-1] == BOX["width"] - BOX["right"]
+    assert xs[0] < xs[1] < xs[2]
+    # One day of four lies a quarter of the way across.
+    assert xs[1] - xs[0] == pytest.approx((xs[2] - xs[0]) / 4, abs=0.2)
+    assert ys[2] < ys[0] < ys[1]
+    assert laid["path"].count("L") == 2
+    assert laid["path"].startswith(f"M{xs[0]} {ys[0]}")
+    ticks = [t["value"] for t in laid["ratingTicks"]]
+    assert ticks[0] <= 1490
+    assert ticks[-1] >= 1580
+    tick_ys = [t["y"] for t in laid["ratingTicks"]]
+    assert tick_ys[0] == BOX["height"] - BOX["bottom"]
+    assert tick_ys[-1] == BOX["top"]
+    assert laid["timeUnit"] == "day"
+
+
+def test_one_match_is_one_point_in_the_middle(module_page) -> None:  # type: ignore[no-untyped-def]
+    laid = chart(module_page, [{"at": "2026-03-01T10:00:00Z", "rating": 1500}], BOX)
+    (point,) = laid["positions"]
+    assert point["x"] == (BOX["left"] + BOX["width"] - BOX["right"]) / 2
+    assert laid["path"] == f"M{point['x']} {point['y']}"
+    assert BOX["top"] < point["y"] < BOX["height"] - BOX["bottom"]
+    assert laid["timeUnit"] == "time"

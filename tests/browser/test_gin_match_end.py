@@ -1,12 +1,16 @@
 """A short Gin Rummy match against a bot, played to the end: the scoreboard adds the game,
-line and shutout bonuses, and the room offers a rematch."""
+line and shutout bonuses, the banner shows each seat's rating change, and the room offers a
+rematch."""
 
 from __future__ import annotations
 
 import re
 
+import httpx
+
 from tests.browser.conftest import screenshot
-from tests.browser.flows import create_room, state, version, wait_past
+from tests.browser.flows import create_room, room_id, seat_token, state, version, wait_past
+from tests.browser.phone import PHONE, assert_no_sideways_scroll
 
 # The match is bounded by Alice's moves, not by the clock (which a loaded machine stretches):
 # a hand gives her at most 17 draws, 17 discards and an upcard before its stock runs out, and
@@ -79,5 +83,30 @@ def test_a_gin_match_ends_with_bonuses_and_a_rematch(new_page, server_url) -> No
     for total in result["totals"]:
         assert str(total) in page.locator("#scoreboard tr.final").inner_text()
     screenshot(page, "gin-match-over")
+    assert_rating_changes_shown(page, server_url)
     page.click("#rematch-button")
     page.wait_for_function("window.meldhall.store.state.room.status !== 'finished'")
+
+
+def assert_rating_changes_shown(page, base: str) -> None:  # type: ignore[no-untyped-def]
+    """Both seats (Alice's player and the rated bot) show the change the match record holds."""
+    room = room_id(page)
+    match_id = state(page)["room"]["match_id"]
+    token = seat_token(page, room)["token"]
+    record = httpx.get(
+        f"{base}/api/matches/{match_id}", headers={"Authorization": f"Bearer {token}"}
+    ).json()
+    expected = {c["seat"]: c["after"] - c["before"] for c in record["rating_changes"]}
+    assert sorted(expected) == [0, 1]
+    page.locator("#rating-changes li").first.wait_for()
+    for seat, change in expected.items():
+        line = page.locator(f'#rating-changes li[data-seat="{seat}"]')
+        shown = line.locator(".delta").inner_text()
+        assert re.fullmatch(r"[+-]\d+|±0", shown), shown
+        assert int(shown.replace("±", "")) == change
+    assert "Rating changes" in page.inner_text("#match-banner")
+    screenshot(page, "gin-match-over-ratings", full_page=False)
+    page.set_viewport_size(PHONE)
+    page.locator("#match-banner").scroll_into_view_if_needed()
+    screenshot(page, "gin-match-over-ratings-phone", full_page=False)
+    assert_no_sideways_scroll(page)

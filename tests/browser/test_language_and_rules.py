@@ -17,7 +17,7 @@ def test_the_page_follows_the_browser_language_then_the_switch(new_page, server_
     page.select_option("#lang", "zh-CN")
     page.wait_for_function("document.querySelector('#create-room').textContent === '创建房间'")
     assert page.locator("html").get_attribute("lang") == "zh-CN"
-    assert page.locator("nav a").all_inner_texts() == ["大厅", "历史", "规则"]
+    assert page.locator("nav a").all_inner_texts() == ["大厅", "历史", "排行榜", "规则", "我的"]
     assert "敲牌上限" in page.locator(".options").inner_text()
     screenshot(page, "lobby-zh")
 
@@ -94,7 +94,7 @@ def test_an_unknown_address_shows_the_apps_not_found_page(new_page, server_url) 
     assert answer.status == 404
     page.wait_for_selector('#not-found[data-kind="page"]', timeout=NOT_FOUND_WITHIN_MS)
     assert page.locator("#not-found h1").inner_text() == "Page not found"
-    assert page.locator("#top nav a").count() == 3
+    assert page.locator("#top nav a").count() == 5
     screenshot(page, "not-found")
     # A program asking the API for a path that is not there still gets JSON.
     api = page.goto(f"{server_url}/api/nothing-here")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 
 from tests.browser.conftest import screenshot
-from tests.browser.flows import create_room
+from tests.browser.flows import create_room, take_the_seat
 
 
 def open_room(base: str, *, public: bool) -> str:
@@ -34,6 +34,7 @@ def test_a_public_room_is_listed_and_joined_from_the_lobby(new_page, server_url)
     page.wait_for_selector("#join-name")
     page.fill("#join-name", "Guest")
     page.click("#join-button")
+    take_the_seat(page, "Guest")
     page.wait_for_selector('.seat[data-seat="1"].mine')
     assert page.locator('.seat[data-seat="0"] .seat-name').inner_text() == "Host"
 

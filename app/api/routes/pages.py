@@ -1,5 +1,6 @@
-"""The browser client's entry page, also under the paths of invite and history links, and the
-client's static files, with the app's own not-found page for an unknown address."""
+"""The browser client's entry page, also under the paths of invite, history, profile and
+leaderboard links, and the client's static files, with the app's own not-found page for an
+unknown address."""
 
 from __future__ import annotations
 
@@ -82,4 +83,19 @@ async def history_page(rest: str = "") -> Response:
 
 @router.get("/rules")
 async def rules_page() -> Response:
+    return index()
+
+
+@router.get("/p/{player_id}")
+async def profile_page(player_id: str) -> Response:
+    return index()
+
+
+@router.get("/me")
+async def own_profile_page() -> Response:
+    return index()
+
+
+@router.get("/leaderboards")
+async def leaderboards_page() -> Response:
     return index()

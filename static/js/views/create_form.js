@@ -1,12 +1,13 @@
 // The lobby's "start a game" form: the game, your name, the seats (open or a bot), every
-// variant option with its default explained, and whether the room is listed, watchable and
-// gives hints.
+// variant option with its default explained, and whether the room is listed, watchable, gives
+// hints and is rated.
 
 import { api } from "../api.js";
 import { gameName, optionDescription, optionLabel, optionValueText } from "../game_text.js";
 import { t } from "../i18n.js";
 import { session } from "../session.js";
 import { clear, h } from "./dom.js";
+import { asPlayer } from "./identity_dialog.js";
 import { showError } from "./toasts.js";
 
 function optionInput(game, option, form) {
@@ -94,6 +95,8 @@ export function createRoomForm(box, { navigate }) {
     public: false,
     spectators: true,
     hints: true,
+    // A finished match moves its players' ratings unless friends choose to play for fun.
+    rated: true,
   };
   let games = [];
   const current = () => games.find((g) => g.name === form.game);
@@ -116,28 +119,40 @@ export function createRoomForm(box, { navigate }) {
       showError({ code: "name_required" });
       return;
     }
-    session.setName(name);
     const bots = Object.entries(form.seats)
       .filter(([seat, level]) => level !== "human" && Number(seat) < form.players)
       .map(([seat, level]) => ({ seat: Number(seat), level }));
     button.disabled = true;
     try {
-      const room = await api.createRoom({
-        game: form.game,
-        players: form.players,
-        options: form.options,
-        bots,
-        public: form.public,
-        spectators: form.spectators,
-        hints: form.hints,
+      let room = null;
+      const joined = await asPlayer(name, async (key) => {
+        room ??= await createRoom(bots);
+        return api.join(room.room_id, name, 0, key);
       });
-      const joined = await api.join(room.room_id, name, 0);
+      if (!joined) {
+        button.disabled = false;
+        return;
+      }
+      session.setName(name);
       session.setSeat(room.room_id, joined.seat, joined.token);
       navigate(`/r/${room.room_id}`);
     } catch (error) {
       showError(error);
       button.disabled = false;
     }
+  }
+
+  function createRoom(bots) {
+    return api.createRoom({
+      game: form.game,
+      players: form.players,
+      options: form.options,
+      bots,
+      public: form.public,
+      spectators: form.spectators,
+      hints: form.hints,
+      rated: form.rated,
+    });
   }
 
   function gamePicker() {
@@ -214,6 +229,8 @@ export function createRoomForm(box, { navigate }) {
           checkbox("create-spectators", form.spectators, (v) => (form.spectators = v), t("lobby.spectators")),
           checkbox("create-hints", form.hints, (v) => (form.hints = v), t("lobby.hints")),
           h("p.option-help", {}, t("lobby.hints_help")),
+          checkbox("create-rated", form.rated, (v) => (form.rated = v), t("lobby.rated")),
+          h("p.option-help", {}, t("lobby.rated_help")),
         ),
         button,
       ),

@@ -1,10 +1,11 @@
 // What both tables show when a hand (or round) or the match ends: the countdown to the next
-// hand with the button to start it sooner, the match winner's banner with the rematch button,
-// and bringing the result into view once.
+// hand with the button to start it sooner, the match winner's banner with the rating changes
+// and the rematch button, and bringing the result into view once.
 
 import { t } from "../i18n.js";
 import { reducedMotion } from "../preferences.js";
 import { h } from "./dom.js";
+import { ratingChanges } from "./rating_changes.js";
 import { showError } from "./toasts.js";
 
 async function run(promise) {
@@ -49,7 +50,8 @@ export function nextHandBar(state, controller) {
   return h("div.next-hand", { id: "next-hand" }, parts);
 }
 
-// The match is over: who won, in large, and a rematch for a seated player.
+// The match is over: who won, in large, each rated seat's rating change, and a rematch for a
+// seated player.
 export function matchBanner(state, controller, text, detail = null) {
   const seated = (state.you?.seat ?? null) !== null;
   return h(
@@ -57,6 +59,7 @@ export function matchBanner(state, controller, text, detail = null) {
     { id: "match-banner", role: "status" },
     h("p.match-winner", { id: "match-winner" }, h("span.trophy", { "aria-hidden": "true" }, "★"), " ", text),
     detail,
+    ratingChanges(state.room, controller?.token ?? null),
     controller && seated && state.room.status === "finished"
       ? h("button.primary", { type: "button", id: "rematch-button", onclick: () => run(controller.rematch()) }, t("room.rematch"))
       : null,

@@ -4,8 +4,10 @@
 import { api } from "../api.js";
 import { actionText } from "../action_text.js";
 import { gameName, seatLabel } from "../game_text.js";
+import { readWithKey } from "../identity.js";
 import { language, t } from "../i18n.js";
 import { clear, h } from "./dom.js";
+import { nameElement } from "./names.js";
 import { createGinTable } from "./gin_table.js";
 import { createRummikubTable } from "./rummikub_table.js";
 import { showError } from "./toasts.js";
@@ -16,6 +18,12 @@ const PLAY_EVERY_MS = 900;
 function when(iso) {
   if (!iso) return "";
   return new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
+}
+
+// A seat's name, isolated, and a link to its player's profile when it had one.
+function seatNameLink(seat) {
+  const name = nameElement(seatLabel(seat, seat.seat));
+  return seat.player_id ? h("a", { href: `/p/${seat.player_id}`, "data-link": true }, name) : name;
 }
 
 export function historyPage(main, [matchId]) {
@@ -33,7 +41,8 @@ function listPage(main) {
     if (player) query.set("player", player);
     if (game) query.set("game", game);
     try {
-      const page = await api.matches(`?${query}`);
+      // With the player's key the list holds the player's own private matches too.
+      const page = await readWithKey((key) => api.matches(`?${query}`, key));
       matches = page.items ?? [];
       stats = player ? await api.playerStats(player) : null;
     } catch (error) {
@@ -82,8 +91,8 @@ function listPage(main) {
               "tr",
               { dataset: { match: m.match_id } },
               h("td", {}, gameName(m.game)),
-              h("td", {}, m.seats.map((s) => `${seatLabel(s, s.seat)}${s.final_score === null ? "" : ` (${s.final_score})`}`).join(", ")),
-              h("td", {}, m.winners.map((w) => seatLabel(m.seats[w], w)).join(", ")),
+              h("td.names", {}, m.seats.map((s, i) => [i ? ", " : "", seatNameLink(s), s.final_score === null ? "" : ` (${s.final_score})`])),
+              h("td.names", {}, m.winners.map((w, i) => [i ? ", " : "", seatNameLink(m.seats[w])])),
               h("td", {}, when(m.finished_at ?? m.created_at)),
               h("td", {}, h("a.button.small", { href: `/history/${m.match_id}`, "data-link": true }, t("history.replay"))),
             ),
@@ -222,8 +231,7 @@ function replayPage(main, matchId) {
     table?.update(state);
   }
 
-  api
-    .replay(matchId)
+  readWithKey((key) => api.replay(matchId, key))
     .then((data) => {
       replay = data;
       draw();

@@ -11,6 +11,7 @@ import { clear, h, keepFocus } from "./dom.js";
 import { createGinTable } from "./gin_table.js";
 import { aloneWithBots, secondsUntil } from "./hand_end.js";
 import { showNotFound } from "./not_found.js";
+import { asPlayer } from "./identity_dialog.js";
 import { createTurnWatch } from "./notify.js";
 import { createRummikubTable } from "./rummikub_table.js";
 import { seatName, seatsPanel } from "./seats_panel.js";
@@ -125,8 +126,9 @@ export function roomPage(main, [roomId]) {
         nameInput.focus();
         return;
       }
+      const seat = Number(seatSelect.value);
       try {
-        await controller.join(name, Number(seatSelect.value));
+        await asPlayer(name, (key) => controller.join(name, seat, key));
         draw();
       } catch (error) {
         showError(error);

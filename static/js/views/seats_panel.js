@@ -50,7 +50,12 @@ function seatLine(ctx, seat) {
       dataset: { on: seat.kind === "empty" ? "none" : String(seat.connected) },
       title: t(seat.connected ? "room.online" : "room.offline"),
     }),
-    h("span.seat-name", {}, seatName(seat)),
+    h(
+      "span.seat-name",
+      {},
+      // A player's name leads to their profile; a guest's or a bot's is only a name.
+      seat.player_id && seat.kind === "human" ? h("a", { href: `/p/${seat.player_id}`, "data-link": true }, seatName(seat)) : seatName(seat),
+    ),
     mine ? h("span.badge", {}, t("room.you")) : null,
     seat.kind === "bot" ? h("span.badge.bot", {}, t("room.bot")) : null,
     room.status === "waiting" && seat.kind !== "empty" && seat.ready ? h("span.badge.ready", {}, t("room.ready_mark")) : null,
