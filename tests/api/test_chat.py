@@ -108,12 +108,14 @@ async def test_a_late_joiner_and_a_reloaded_page_get_the_last_50_lines_after_the
             assert response.status_code == 201, response.text
             contract.check("ChatLine", response.json())
         (late,) = await seated(server, room_id, bea_token)
+        await late.wait_for(lambda: len(late.received) >= 2)
         kinds = [json.loads(text)["type"] for _, text in late.received]
         assert kinds[:2] == ["snapshot", "chat_history"]
         history = json.loads(late.received[1][1])
         contract.check("ServerMessage", history)
         assert [line["text"] for line in history["messages"]] == [f"line {n}" for n in range(5, 55)]
         (watcher,) = await seated(server, room_id, None)
+        await watcher.wait_for(lambda: len(chat_of(watcher)) == 50)
         assert [line["text"] for line in chat_of(watcher)][-1] == "line 54"
         listed = await call(server, "GET", f"/api/rooms/{room_id}/chat", ann_token)
         assert listed.json()["messages"][0]["text"] == "line 5"
@@ -124,7 +126,10 @@ async def test_a_late_joiner_and_a_reloaded_page_get_the_last_50_lines_after_the
 async def test_a_room_without_talk_sends_no_history(server: LiveServer) -> None:
     room_id, ann_token, _ = table(server)
     (ann,) = await seated(server, room_id, ann_token)
-    assert [json.loads(text)["type"] for _, text in ann.received] == ["snapshot"]
+    # The pong comes after whatever the server sent before it.
+    await ann.send({"type": "ping"})
+    await ann.wait_for(lambda: any(m["type"] == "pong" for m in ann.loose))
+    assert [json.loads(text)["type"] for _, text in ann.received] == ["snapshot", "pong"]
     await ann.close()
 
 
@@ -338,6 +343,7 @@ async def test_a_restart_keeps_the_talk_the_mutes_and_the_order_of_lines(tmp_pat
         before = response.json()
     with live_server(url) as server:
         (ann,) = await seated(server, room_id, ann_token)
+        await ann.wait_for(lambda: len(chat_of(ann)) >= 2)
         assert [line["text"] for line in chat_of(ann)] == ["first", "second"]
         assert ann.doc is not None
         assert ann.doc["room"]["chat_muted"] == [1]
