@@ -94,6 +94,7 @@ export function createRoomForm(box, { navigate }) {
     public: false,
     spectators: true,
     hints: true,
+    chat: true,
   };
   let games = [];
   const current = () => games.find((g) => g.name === form.game);
@@ -130,6 +131,7 @@ export function createRoomForm(box, { navigate }) {
         public: form.public,
         spectators: form.spectators,
         hints: form.hints,
+        chat: form.chat,
       });
       const joined = await api.join(room.room_id, name, 0);
       session.setSeat(room.room_id, joined.seat, joined.token);
@@ -214,6 +216,7 @@ export function createRoomForm(box, { navigate }) {
           checkbox("create-spectators", form.spectators, (v) => (form.spectators = v), t("lobby.spectators")),
           checkbox("create-hints", form.hints, (v) => (form.hints = v), t("lobby.hints")),
           h("p.option-help", {}, t("lobby.hints_help")),
+          checkbox("create-chat", form.chat, (v) => (form.chat = v), t("lobby.chat")),
         ),
         button,
       ),
