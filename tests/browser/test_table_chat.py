@@ -97,6 +97,7 @@ def test_hostile_lines_stay_text_and_the_phone_stays_its_width(
     )
     page.wait_for_selector('.seats-panel [data-seat="1"] .chat-bubble')
     assert_no_sideways_scroll(page)
+    screenshot(page, "chat-phone-folded-en", full_page=False)
 
     page.click("#chat-toggle")
     page.wait_for_selector("#chat-lines .chat-line >> nth=5")

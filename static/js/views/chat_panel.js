@@ -1,5 +1,5 @@
-// The table's chat: a button with the unread count that unfolds a panel (a sheet at the bottom
-// of a phone), the lines, the quick reactions one tap away, a message box, and each seat's
+// The table's chat: a button with the unread count (in the page's flow, so that it never covers
+// a card or the rack) that unfolds a panel (a sheet at the bottom of a phone), the lines, the quick reactions one tap away, a message box, and each seat's
 // mutes; a reaction or line also shows as a bubble at the sender's seat for a moment.
 // Whatever people typed is put on the page as text only (textContent, never markup), each
 // name and message in its own <bdi> so that no direction mark in it reaches the text around.
@@ -21,7 +21,7 @@ function timeText(at) {
   return Number.isNaN(when.getTime()) ? "" : when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
-export function createChatPanel(root, controller) {
+export function createChatPanel(root, controller, before = null) {
   const log = controller.chatLog;
   let open = false;
   let room = null;
@@ -41,7 +41,7 @@ export function createChatPanel(root, controller) {
   const close = h("button.quiet.chat-close", { type: "button", onclick: () => setOpen(false) }, "×");
   const panel = h("section.chat-panel", { id: "chat-panel", hidden: true }, h("div.chat-head", {}, title, close), list, seats, note, reactions, form);
   const dock = h("div.chat-dock", {}, panel, toggle);
-  root.append(dock);
+  root.insertBefore(dock, before);
 
   input.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) send(event);
@@ -132,6 +132,7 @@ export function createChatPanel(root, controller) {
   }
 
   function draw() {
+    dock.hidden = !room;
     const unread = open ? 0 : log.unread;
     toggle.replaceChildren(t("chat.open"), unread ? badge : "");
     badge.textContent = String(unread);

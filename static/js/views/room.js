@@ -47,7 +47,7 @@ export function roomPage(main, [roomId]) {
   const joinBox = h("section.panel.join");
   const roomBox = h("div.room", { dataset: { room: roomId } }, header, seatsBox, tableBox, joinBox);
   main.replaceChildren(roomBox);
-  chat = createChatPanel(roomBox, controller);
+  chat = createChatPanel(roomBox, controller, seatsBox);
 
   // Test and support hook: drop the socket as a network failure would.
   window.meldhall = { dropConnection: () => controller.dropConnection(), store: controller.store };
