@@ -23,6 +23,8 @@ export class ChatLog {
     this.ids = new Set();
     this.unread = 0;
     this.mutes = loadMutes(roomId);
+    // Grows with every change of what is shown, so a view redraws the lines only then.
+    this.revision = 0;
   }
 
   // Adds lines not held yet; returns them. A history's lines count as read.
@@ -33,6 +35,7 @@ export class ChatLog {
       this.ids.add(line.id);
       fresh.push(line);
     }
+    if (fresh.length) this.revision += 1;
     this.lines.push(...fresh);
     this.lines.sort((a, b) => a.id - b.id);
     if (this.lines.length > KEEP) {
@@ -57,6 +60,7 @@ export class ChatLog {
   setMuted(seat, muted) {
     if (muted) this.mutes.add(seat);
     else this.mutes.delete(seat);
+    this.revision += 1;
     try {
       const saved = JSON.parse(localStorage.getItem(MUTES_KEY) ?? "{}") ?? {};
       saved[this.roomId] = [...this.mutes];

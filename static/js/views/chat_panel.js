@@ -27,6 +27,8 @@ export function createChatPanel(root, controller, before = null) {
   let room = null;
   let mySeat = null;
   const bubbles = new Map();
+  // What the lines were last drawn from: a patch of the game does not redraw them.
+  let drawn = null;
   const timers = new Set();
 
   const badge = h("span.chat-unread", { "aria-hidden": "true" });
@@ -56,6 +58,7 @@ export function createChatPanel(root, controller, before = null) {
 
   function setOpen(wanted) {
     open = wanted;
+    drawn = null;
     if (open) log.markRead();
     draw();
     if (open) {
@@ -147,9 +150,13 @@ export function createChatPanel(root, controller, before = null) {
     input.placeholder = t("chat.placeholder");
     input.setAttribute("aria-label", t("chat.label"));
     form.querySelector("#chat-send").textContent = t("chat.send");
-    const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
-    drawLines();
-    if (stick) list.scrollTop = list.scrollHeight;
+    const key = `${log.revision}:${mySeat}:${document.documentElement.lang}`;
+    if (key !== drawn) {
+      drawn = key;
+      const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+      drawLines();
+      if (stick) list.scrollTop = list.scrollHeight;
+    }
     drawSeats();
     const posting = canPost();
     const why = !room?.chat ? "chat.off" : mySeat === null ? "chat.spectator_note" : posting ? null : "chat.muted_you";
