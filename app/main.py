@@ -19,7 +19,7 @@ from app.api import contract
 from app.api.errors import install_error_handlers
 from app.api.last_resort import LastResort
 from app.api.request_guard import RequestGuard
-from app.api.routes import games, hints, history, pages, play, players, rooms, ws
+from app.api.routes import chat, games, hints, history, pages, play, players, rooms, ws
 from app.api.routes.pages import ClientFiles
 from app.bots.registry import make_bot
 from app.bots.rummikub.solver import warm_up_in_background
@@ -70,6 +70,8 @@ def timings(settings: Settings) -> RoomTimings:
         bot_delay_s=settings.bot_delay_ms / 1000,
         reconnect_grace_s=settings.reconnect_grace_s,
         between_hands_s=settings.between_hands_s,
+        chat_lines_per_s=settings.chat_lines_per_second,
+        chat_burst=settings.chat_burst,
     )
 
 
@@ -258,7 +260,7 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
     app.add_middleware(RequestGuard, max_body_bytes=app.state.settings.ws_max_message_bytes)
     # Outermost of the app's own layers, so that whatever fails under it answers JSON.
     app.add_middleware(LastResort)
-    for module in (games, rooms, play, hints, history, players, pages):
+    for module in (games, rooms, chat, play, hints, history, players, pages):
         app.include_router(module.router)
     app.mount("/", ClientFiles(directory=STATIC, check_dir=False, html=False), name="static")
     return app

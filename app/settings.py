@@ -66,6 +66,8 @@ class Settings(BaseSettings):
     ws_messages_per_second: float = Field(default=20.0, gt=0)
     ws_burst: int = Field(default=40, ge=1)
     ws_compression: bool = False
+    chat_lines_per_second: float = Field(default=1.0, gt=0, le=1_000)
+    chat_burst: int = Field(default=5, ge=1, le=1_000)
     ws_ping_interval_s: float = Field(default=20.0, gt=0)
     ws_hello_timeout_s: float = Field(default=10.0, gt=0, le=300)
     shutdown_grace_s: int = Field(

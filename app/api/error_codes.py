@@ -66,6 +66,13 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "spectators_not_allowed": ErrorCode(403, "the room does not allow spectators"),
     "hints_disabled": ErrorCode(403, "the room gives no hints"),
     "no_hint": _rule("there is no move to suggest for the seat now"),
+    # Table talk.
+    "chat_disabled": ErrorCode(403, "the room's chat is turned off"),
+    "chat_muted": ErrorCode(403, "the room's host muted the seat's chat for everyone"),
+    "not_chat_host": ErrorCode(403, "only the room's host (its first person) mutes for everyone"),
+    "chat_empty": ErrorCode(422, "the message is empty once control characters are removed"),
+    "chat_too_long": ErrorCode(422, "the message is over 300 characters once cleaned"),
+    "bad_reaction": ErrorCode(400, "the reaction is not one of the eight quick reactions"),
     # History.
     "match_not_found": ErrorCode(404, "no match with that id"),
     "replay_failed": ErrorCode(500, "a stored match no longer replays"),
@@ -89,7 +96,9 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "unexpected_hello": ErrorCode(400, "hello is the first message only"),
     "message_too_large": ErrorCode(413, "the message is over the size limit"),
     "rate_limited": ErrorCode(429, "too many messages; this one was ignored"),
-    "spectator": _rule("a connection without a seat cannot act, get ready or ask for hints"),
+    "spectator": _rule(
+        "a connection without a seat cannot act, get ready, ask for hints or post in the chat"
+    ),
     "hint_pending": _rule("the connection's previous hint is still being worked out"),
     # The rules engines (both games).
     "bad_action": _rule("the action is malformed or unknown to the game"),

@@ -6,7 +6,16 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from orjson import JSONDecodeError, loads
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
 
 
 class Message(BaseModel):
@@ -51,9 +60,33 @@ class HintMessage(Message):
     seq: StrictInt | None = None
 
 
-OtherMessage = Annotated[Hello | Ready | Resync | Ping | HintMessage, Field(discriminator="type")]
-ClientMessage = ActionMessage | Hello | Ready | Resync | Ping | HintMessage
-KNOWN_TYPES = ("hello", "action", "ready", "resync", "ping", "hint")
+class ChatMessage(Message):
+    """`{"type": "chat", "text": str}` or `{"type": "chat", "reaction": id}`: one line of talk."""
+
+    type: Literal["chat"]
+    # Capped far above a line's 300 characters: the room counts them once cleaned.
+    text: StrictStr | None = Field(default=None, max_length=20_000)
+    reaction: StrictStr | None = Field(default=None, max_length=32)
+    seq: StrictInt | None = None
+
+
+class ChatMuteMessage(Message):
+    """`{"type": "chat_mute", "seat": int, "muted": bool}`: the host mutes a seat for all."""
+
+    type: Literal["chat_mute"]
+    seat: StrictInt = Field(ge=0)
+    muted: StrictBool
+    seq: StrictInt | None = None
+
+
+OtherMessage = Annotated[
+    Hello | Ready | Resync | Ping | HintMessage | ChatMessage | ChatMuteMessage,
+    Field(discriminator="type"),
+]
+ClientMessage = (
+    ActionMessage | Hello | Ready | Resync | Ping | HintMessage | ChatMessage | ChatMuteMessage
+)
+KNOWN_TYPES = ("hello", "action", "ready", "resync", "ping", "hint", "chat", "chat_mute")
 ACTION_FIELDS = frozenset(("type", "seq", "action", "version"))
 _adapter: TypeAdapter[OtherMessage] = TypeAdapter(OtherMessage)
 

@@ -63,6 +63,7 @@ class CreateRoom(Request):
     spectators: bool = True
     hints: bool = Field(default=True, description="Whether seats may ask for a suggested move")
     rated: bool = Field(default=True, description="Whether a finished match updates ratings")
+    chat: bool = Field(default=True, description="Whether the seats may talk at the table")
 
 
 class SeatInfo(Answer):
@@ -100,6 +101,11 @@ class RoomState(Answer):
     spectators: bool
     hints: bool
     rated: bool
+    chat: bool = Field(description="Whether the seats may talk at the table")
+    chat_host: int | None = Field(
+        description="The seat that may mute a seat's chat for everyone: the room's first person"
+    )
+    chat_muted: list[int] = Field(description="Seats whose chat the host muted for everyone")
     match_id: str | None
     seats: list[SeatInfo]
     invite_path: str
@@ -162,6 +168,44 @@ class StateAnswer(Answer):
 class LegalAnswer(Answer):
     version: int
     actions: list[Annotated[dict[str, Any], published("Action")]]
+
+
+Reaction = Literal["good_game", "nice", "oops", "your_turn", "thinking", "thanks", "wow", "hello"]
+
+
+class ChatSender(Answer):
+    seat: int = Field(description="Only seats post: spectators read the talk")
+    name: str = Field(description="The seat's name when it spoke")
+
+
+class ChatLine(Answer):
+    """One line of a room's talk: a text or a quick reaction's id, the other null."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    id: int = Field(description="Grows with every line of the room, across servers")
+    from_: ChatSender = Field(alias="from")
+    text: str | None = Field(
+        description="1-300 characters, cleaned at the server; show it as text only"
+    )
+    reaction: Reaction | None = Field(description="A quick reaction; clients name it themselves")
+    at: int = Field(description="Epoch ms when the server took it")
+
+
+class ChatLines(Answer):
+    messages: list[ChatLine] = Field(description="The room's last 50 lines, oldest first")
+
+
+class ChatRequest(Request):
+    text: str | None = Field(
+        default=None, max_length=20_000, description="1-300 characters once cleaned"
+    )
+    reaction: str | None = Field(default=None, max_length=32, description="Or a quick reaction")
+
+
+class ChatMute(Request):
+    seat: int = Field(ge=0)
+    muted: bool
 
 
 class HintAnswer(Answer):

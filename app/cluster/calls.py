@@ -179,6 +179,18 @@ async def _resync(node: ClusterNode, room: Room, request: dict[str, Any]) -> Any
     await room.resync(node.remote_connection(request["from"], request["conn"]))
 
 
+async def _chat(node: ClusterNode, room: Room, request: dict[str, Any]) -> Any:
+    return await room.chat(request["token_hash"], request["text"], request["reaction"])
+
+
+async def _chat_lines(node: ClusterNode, room: Room, request: dict[str, Any]) -> Any:
+    return await room.chat_lines(request["token_hash"])
+
+
+async def _mute_chat(node: ClusterNode, room: Room, request: dict[str, Any]) -> Any:
+    await room.mute_chat(request["token_hash"], request["index"], request["muted"])
+
+
 HANDLERS: dict[str, Handler] = {
     "describe": _describe,
     "read": _read,
@@ -193,4 +205,7 @@ HANDLERS: dict[str, Handler] = {
     "act": _act,
     "connect": _connect,
     "resync": _resync,
+    "chat": _chat,
+    "chat_lines": _chat_lines,
+    "mute_chat": _mute_chat,
 }

@@ -187,6 +187,7 @@ class ClusterNode:
         spectators: bool,
         hints: bool = True,
         rated: bool = True,
+        chat: bool = True,
     ) -> RoomAccess:
         room = await self.directory.create(
             game=game,
@@ -197,6 +198,7 @@ class ClusterNode:
             spectators=spectators,
             hints=hints,
             rated=rated,
+            chat=chat,
             before_save=self._lease_new_room,
         )
         self.lobby_changed()

@@ -180,6 +180,19 @@ class RemoteRoom:
                 self._detach(connection)
             raise
 
+    async def chat(self, token_hash: str, text: str | None, reaction: str | None) -> dict[str, Any]:
+        line: dict[str, Any] = await self._change(
+            "chat", token_hash=token_hash, text=text, reaction=reaction
+        )
+        return line
+
+    async def chat_lines(self, token_hash: str | None) -> list[dict[str, Any]]:
+        lines: list[dict[str, Any]] = await self._read("chat_lines", token_hash=token_hash)
+        return lines
+
+    async def mute_chat(self, token_hash: str, index: int, muted: bool) -> None:
+        await self._change("mute_chat", token_hash=token_hash, index=index, muted=muted)
+
     def _detach(self, connection: Connection) -> None:
         """The owner does not know the socket (the room moved since it attached): the client
         reconnects, to the room's new owner."""

@@ -55,6 +55,14 @@ class RoomAccess(Protocol):
 
     async def resync(self, connection: Connection) -> None: ...
 
+    async def chat(self, token_hash: str, text: str | None, reaction: str | None) -> dict[str, Any]:
+        """Say one line (app.rooms.chat); the line as every connection was sent it."""
+        ...
+
+    async def chat_lines(self, token_hash: str | None) -> list[dict[str, Any]]: ...
+
+    async def mute_chat(self, token_hash: str, index: int, muted: bool) -> None: ...
+
 
 class Rooms(Protocol):
     """Every room a server can reach: its own, or on a cluster, every node's."""
@@ -70,6 +78,7 @@ class Rooms(Protocol):
         spectators: bool,
         hints: bool = True,
         rated: bool = True,
+        chat: bool = True,
     ) -> RoomAccess: ...
 
     async def find(self, room_id: str) -> RoomAccess:

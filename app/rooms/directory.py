@@ -88,6 +88,7 @@ class RoomDirectory:
         spectators: bool,
         hints: bool = True,
         rated: bool = True,
+        chat: bool = True,
         before_save: Callable[[str], Awaitable[None]] | None = None,
     ) -> Room:
         """A new room; `before_save(room_id)` runs before it is first written (a lease)."""
@@ -101,7 +102,9 @@ class RoomDirectory:
             raise RoomError(exc.code, exc.message) from exc
         if len(bots) > players:
             raise RoomError("bad_seat", f"{len(bots)} bots do not fit {players} seats")
-        spec = RoomSpec(new_room_id(), game, players, config, public, spectators, hints, rated)
+        spec = RoomSpec(
+            new_room_id(), game, players, config, public, spectators, hints, rated, chat
+        )
         room = self._room(spec, engine_cls)
         if before_save is not None:
             await before_save(spec.room_id)

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable, Sequence
 
 from app.games.engine import Engine
+from app.rooms.chat import HISTORY
 from app.rooms.match import Match
 from app.rooms.room import Room, RoomSpec
 from app.rooms.types import RoomStatus, SeatKind
@@ -85,6 +86,7 @@ def room_spec(record: RoomRecord) -> RoomSpec:
         spectators=record.spectators,
         hints=record.hints,
         rated=record.rated,
+        chat=record.chat,
     )
 
 
@@ -97,6 +99,10 @@ async def rebuild(
 ) -> Room:
     room = make_room(room_spec(record), engine_cls, fence)
     restore_seats(room, record.seats)
+    room.talk.host = record.chat_host
+    room.talk.muted = set(record.chat_muted)
+    # The talk so far, as the previous owner kept it: a newcomer is shown the same lines.
+    room.talk.remember(await room.store.recent_chat(room_id=record.room_id, limit=HISTORY))
     if match is not None:
         await room.resume(replayed(match, engine_cls, room.store, fence))
     else:
@@ -157,6 +163,7 @@ def room_of_match(stored: StoredMatch) -> RoomRecord:
         public=bool(meta.get("public", False)),
         spectators=bool(meta.get("spectators", True)),
         hints=bool(meta.get("hints", True)),
+        chat=bool(meta.get("chat", True)),
         rated=meta.get("rated") is True,
         status=RoomStatus.PLAYING.value,
         seats=seats,

@@ -23,9 +23,10 @@ from typing import Any
 from app.games.engine import Config, Engine, IllegalAction
 from app.players.rating_math import SeatAtEnd
 from app.rooms.bot_driver import BotDriver, BotFactory
+from app.rooms.chat import HISTORY, TableTalk, checked_line, line_out
 from app.rooms.documents import UNBUILT, Document, patch_around
 from app.rooms.errors import RoomError
-from app.rooms.fanout import Ack, Connection, Derived, Fanout, Known, Outbox
+from app.rooms.fanout import Ack, Connection, Derived, Fanout, Known, Outbox, dumps
 from app.rooms.flow import RoomFlow
 from app.rooms.match import Match, MatchEnding, SavedAfterAll, new_identity, raise_moved
 from app.rooms.seats import Seat, SeatsSnapshot, SeatTable
@@ -39,7 +40,7 @@ from app.rooms.types import (
     WAITING,
     RoomStatus,
 )
-from app.storage.store import Fence, MatchStore, RoomRecord, SeatRecord
+from app.storage.store import Fence, MatchStore, RoomRecord, SeatRecord, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,8 @@ class RoomSpec:
     hints: bool = True
     # Whether a finished match updates its players' ratings.
     rated: bool = True
+    # Whether its seats may talk (app.rooms.chat).
+    chat: bool = True
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,9 @@ class RoomTimings:
     bot_delay_s: float = 0.0
     reconnect_grace_s: float = 60.0
     between_hands_s: float = 20.0
+    # A seat's pace of chat lines, with bursts (app.rooms.chat).
+    chat_lines_per_s: float = 1.0
+    chat_burst: int = 5
 
 
 class Room:
@@ -104,6 +110,12 @@ class Room:
         self.game_version = self.version
         self.table_versions: dict[int, int] = {}
         self.fanout = Fanout()
+        self.talk = TableTalk(
+            enabled=spec.chat,
+            epoch=self.fence.epoch,
+            rate=timings.chat_lines_per_s,
+            burst=timings.chat_burst,
+        )
         self.bots = BotDriver(spec.game, make_bot, 0)
         self.lock = asyncio.Lock()
         self.turn_timer = OneShot("turn")
@@ -140,6 +152,9 @@ class Room:
             "spectators": self.spec.spectators,
             "hints": self.spec.hints,
             "rated": self.spec.rated,
+            "chat": self.spec.chat,
+            "chat_host": self.talk.host,
+            "chat_muted": sorted(self.talk.muted),
             "match_id": self.match.match_id if self.match else None,
             "seats": [seat.info() for seat in self.seats],
             "invite_path": f"/r/{self.spec.room_id}",
@@ -234,25 +249,35 @@ class Room:
             if self.status is not WAITING:
                 raise RoomError("match_started", "seats can be joined only before the match")
             seat = self.seats.free_seat(wanted)
-            before = self.seats.snapshot()
+            before, host = self.seats.snapshot(), self.talk.host
             self.seats.seat_human(
                 seat, name=name, token_hash=token_hash, now=time.monotonic(), player_id=player_id
             )
+            self.talk.seated(seat.index)
             self.last_activity = seat.last_seen
-            await self._write_ahead(before)
+            try:
+                await self._write_ahead(before)
+            except RoomError:
+                self.talk.host = host
+                raise
             self._changed(game=True)
             return seat.index
 
     async def leave(self, token_hash: str) -> None:
         async with self.lock:
             seat = await self._touch(token_hash)
-            before = self.seats.snapshot()
+            before, host = self.seats.snapshot(), self.talk.host
             if self.status is WAITING:
                 self.seats.release(seat)
             else:
                 # A match in progress keeps its seat: a bot finishes it for the leaver.
                 self.seats.hand_to_bot(seat, level="normal", revoke=True)
-            await self._write_ahead(before)
+            self.talk.left(seat.index, [s.index for s in self.seats if s.kind is HUMAN])
+            try:
+                await self._write_ahead(before)
+            except RoomError:
+                self.talk.host = host
+                raise
             await self._save_seat(seat)
             self.fanout.close_seat(seat.index, CLOSE_SEAT_GONE, "you left this seat")
             seat.connections = 0
@@ -579,6 +604,9 @@ class Room:
             connection = Connection(outbox, seat, token_hash)
             self.fanout.add(connection)
             self.fanout.snapshot(connection, self.version, self.document(seat))
+            if self.talk.lines:
+                history = {"type": "chat_history", "messages": list(self.talk.lines)}
+                self.fanout.send_to(connection, history)
             return connection
 
     async def disconnect(self, connection: Connection) -> None:
@@ -601,6 +629,69 @@ class Room:
     async def close(self) -> None:
         for timer in (self.turn_timer, self.hand_timer, self.bot_timer):
             await timer.stop()
+
+    # -- talk ----------------------------------------------------------------------------
+
+    async def chat(self, token_hash: str, text: str | None, reaction: str | None) -> dict[str, Any]:
+        """Say one line from the token's seat: kept, then sent to every connection; the line.
+
+        Outside the room's lock (a move never waits for talk); the talk's own lock keeps the
+        lines in one order, the order they are kept and sent in."""
+        self._refuse_if_closed()
+        seat = self.seats.authenticate(token_hash)
+        talk = self.talk
+        talk.refuse_from(seat.index)
+        line = checked_line(text, reaction)
+        async with talk.lock:
+            self._refuse_if_closed()
+            talk.take_turn(seat.index)
+            match_id = None if self.match is None else self.match.match_id
+            record = talk.record(self.room_id, talk.new_id(), match_id, seat.index, seat.name, line)
+            try:
+                await self.store.append_chat(chat=record, fence=self.fence)
+            except StoreError as exc:
+                if exc.code == "fenced":
+                    self._lose_if_moved(RoomError("room_moved", "the room moved"))
+                    self._refuse_if_closed()
+                log.error("could not keep a chat line of room %s: %r", self.room_id, exc)
+                raise RoomError("storage_unavailable", "the message could not be kept") from exc
+            except Exception as exc:
+                log.error("could not keep a chat line of room %s: %r", self.room_id, exc)
+                raise RoomError("storage_unavailable", "the message could not be kept") from exc
+            out = line_out(record)
+            talk.lines.append(out)
+            message = dumps({"type": "chat", **out})
+            for connection in self.fanout.connections:
+                connection.outbox.send(message)
+            return out
+
+    async def chat_lines(self, token_hash: str | None) -> list[dict[str, Any]]:
+        """The last lines, for whoever may read the room (its seats; spectators if allowed)."""
+        self._refuse_if_closed()
+        if token_hash is not None:
+            self.seats.authenticate(token_hash)
+        elif not self.spec.spectators:
+            raise RoomError("spectators_not_allowed", "this room does not allow spectators")
+        return list(self.talk.lines)[-HISTORY:]
+
+    async def mute_chat(self, token_hash: str, index: int, muted: bool) -> None:
+        """The host mutes (or unmutes) a seat's talk for everyone at the table."""
+        async with self.lock:
+            seat = await self._touch(token_hash)
+            if self.talk.host != seat.index:
+                raise RoomError("not_chat_host", "only the room's host mutes a seat for everyone")
+            target = self.seats.checked(index).index
+            before = set(self.talk.muted)
+            if muted:
+                self.talk.muted.add(target)
+            else:
+                self.talk.muted.discard(target)
+            try:
+                await self.save()
+            except RoomError:
+                self.talk.muted = before
+                raise
+            self._changed(game=False)
 
     # -- internals -----------------------------------------------------------------------
 
@@ -655,6 +746,7 @@ class Room:
             "spectators": self.spec.spectators,
             "hints": self.spec.hints,
             "rated": self.spec.rated,
+            "chat": self.spec.chat,
             "options": self.spec.options,
         }
 
@@ -683,6 +775,9 @@ class Room:
             seats=self.seats.records(),
             match_id=self.match.match_id if self.match else None,
             epoch=self.fence.epoch,
+            chat=self.spec.chat,
+            chat_host=self.talk.host,
+            chat_muted=tuple(sorted(self.talk.muted)),
         )
 
     async def save(self) -> None:

@@ -27,6 +27,7 @@ from app.storage.records import (
     ROOM_CLOSED,
     STATUSES,
     ActionRecord,
+    ChatRecord,
     Fence,
     HandRecord,
     MatchDetail,
@@ -93,6 +94,7 @@ class MemoryMatchStore:
     def __init__(self) -> None:
         self._matches: dict[str, _Match] = {}
         self._rooms: dict[str, StoredRoom] = {}
+        self._chat: dict[str, dict[int, ChatRecord]] = {}
 
     async def start(self) -> None:
         return None
@@ -348,3 +350,20 @@ class MemoryMatchStore:
             if seat.name == name
         ]
         return compute_player_stats(name, entries)
+
+    async def append_chat(self, *, chat: ChatRecord, fence: Fence | None = None) -> None:
+        self._check(fence)
+        lines = self._chat.setdefault(chat.room_id, {})
+        if chat.id in lines:
+            raise StoreError("duplicate_chat", f"room {chat.room_id!r} has a chat line {chat.id}")
+        lines[chat.id] = chat
+
+    async def recent_chat(self, *, room_id: str, limit: int) -> list[ChatRecord]:
+        lines = self._chat.get(room_id, {})
+        return [lines[i] for i in sorted(lines)[-limit:]] if limit > 0 else []
+
+    async def match_chat(self, *, match_id: str) -> list[ChatRecord]:
+        found = [
+            c for lines in self._chat.values() for c in lines.values() if c.match_id == match_id
+        ]
+        return sorted(found, key=lambda chat: chat.id)

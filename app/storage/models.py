@@ -142,6 +142,29 @@ class RoomRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # The fence: raised by every claim of the room; a write made under an older one is refused.
     epoch: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
+    # Rows written before migration 0007: rooms with chat on, nobody muted, no host yet.
+    chat: Mapped[bool] = mapped_column(Boolean, server_default=true())
+    chat_host: Mapped[int | None] = mapped_column(Integer)
+    chat_muted: Mapped[list[int]] = mapped_column(JsonDocument, server_default=text("'[]'"))
+
+
+class ChatMessageRow(Base):
+    """A room's talk, kept with the room (the last lines on connecting) and with the match
+    being played (its replay). Like the rooms' rows, no foreign key: a room writes through its
+    own writer shard."""
+
+    __tablename__ = "chat_messages"
+
+    room_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    match_id: Mapped[str | None] = mapped_column(String(64))
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str | None] = mapped_column(String(1200))
+    reaction: Mapped[str | None] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_chat_messages_match_id_id", "match_id", "id"),)
 
 
 class PlayerRow(Base):
@@ -253,3 +276,4 @@ LINK_CODES = cast(Table, LinkCodeRow.__table__)
 RATINGS = cast(Table, RatingRow.__table__)
 RATING_EVENTS = cast(Table, RatingEventRow.__table__)
 RATING_CLOCK = cast(Table, RatingClockRow.__table__)
+CHAT_MESSAGES = cast(Table, ChatMessageRow.__table__)

@@ -40,6 +40,7 @@ from sqlalchemy.sql.expression import ClauseElement
 
 from app.storage.models import (
     ACTIONS,
+    CHAT_MESSAGES,
     HANDS,
     MATCHES,
     PLAYERS,
@@ -161,6 +162,7 @@ class Statements:
         self.insert_match = Prepared(insert(MATCHES), dialect)
         self.insert_seat = Prepared(insert(SEATS), dialect)
         self.upsert_seat = Prepared(_upsert(dialect, SEATS, ("match_id", "seat")), dialect)
+        self.insert_chat = Prepared(insert(CHAT_MESSAGES), dialect)
         self.upsert_hand = Prepared(_upsert(dialect, HANDS, ("match_id", "hand_index")), dialect)
         # A room's row is replaced only by the owner of its current epoch (none changes it).
         self.upsert_room = Prepared(

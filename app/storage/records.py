@@ -108,6 +108,29 @@ class RoomRecord:
     rated: bool = True
     # The epoch its owner claimed it at (0 for a room never claimed since it was made).
     epoch: int = 0
+    # Whether its seats may talk; the seat that may mute others (its first person); the seats
+    # muted for everyone.
+    chat: bool = True
+    chat_host: int | None = None
+    chat_muted: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChatRecord:
+    """One line of a room's talk: a cleaned text or a quick reaction's id, never both.
+
+    Its id grows with the room's epoch (app.rooms.chat), so ids order a room's talk across
+    owners; `match_id` is the match being played (or just finished) when it was said.
+    """
+
+    room_id: str
+    id: int
+    match_id: str | None
+    seat: int
+    name: str
+    text: str | None
+    reaction: str | None
+    at: datetime
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,9 @@ def room_values(room: RoomRecord) -> dict[str, Any]:
         "seats": [{name: getattr(seat, name) for name in SEAT_FIELDS} for seat in room.seats],
         "match_id": room.match_id,
         "epoch": room.epoch,
+        "chat": room.chat,
+        "chat_host": room.chat_host,
+        "chat_muted": list(room.chat_muted),
     }
 
 
@@ -49,6 +52,9 @@ def stored_room(row: Row[Any]) -> StoredRoom:
         seats=[RoomSeatRecord(**seat) for seat in row.seats],
         match_id=row.match_id,
         epoch=row.epoch,
+        chat=row.chat,
+        chat_host=row.chat_host,
+        chat_muted=tuple(row.chat_muted or ()),
     )
     return StoredRoom(room=room, created_at=utc(row.created_at), updated_at=utc(row.updated_at))
 

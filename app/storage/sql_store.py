@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import literal, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.storage import sql_reads, sql_rooms
+from app.storage import sql_chat, sql_reads, sql_rooms
 from app.storage.commit_thread import CommitThread
 from app.storage.database import (
     SQLITE_SYNCHRONOUS,
@@ -39,6 +39,7 @@ from app.storage.records import (
     END_STATUSES,
     ROOM_CLOSED,
     STATUSES,
+    ChatRecord,
     Fence,
     MatchDetail,
     MatchSummary,
@@ -378,3 +379,16 @@ class SqlMatchStore:
         async with self.engine.connect() as connection:
             entries = await sql_reads.player_matches(connection, name=name)
         return compute_player_stats(name, entries)
+
+    async def append_chat(self, *, chat: ChatRecord, fence: Fence | None = None) -> None:
+        step = Step("insert_chat", (sql_chat.chat_values(chat),))
+        taken = StoreError("duplicate_chat", f"room {chat.room_id!r} has a chat line {chat.id}")
+        await self._submit(chat.room_id, self._fenced(fence, StatementWrite((step,), taken)))
+
+    async def recent_chat(self, *, room_id: str, limit: int) -> list[ChatRecord]:
+        async with self.engine.connect() as connection:
+            return await sql_chat.recent_chat(connection, room_id, limit)
+
+    async def match_chat(self, *, match_id: str) -> list[ChatRecord]:
+        async with self.engine.connect() as connection:
+            return await sql_chat.match_chat(connection, match_id)

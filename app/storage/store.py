@@ -29,6 +29,7 @@ from app.storage.records import (
     ROOM_CLOSED,
     STATUSES,
     ActionRecord,
+    ChatRecord,
     Fence,
     GinStats,
     HandRecord,
@@ -54,6 +55,7 @@ __all__ = [
     "ROOM_CLOSED",
     "STATUSES",
     "ActionRecord",
+    "ChatRecord",
     "Fence",
     "GinStats",
     "HandRecord",
@@ -234,6 +236,18 @@ class MatchStore(Protocol):
 
     async def player_stats(self, *, name: str) -> PlayerStats:
         """Counts over every finished match in which a seat had this display name."""
+        ...
+
+    async def append_chat(self, *, chat: ChatRecord, fence: Fence | None = None) -> None:
+        """Keep one chat line; returns once committed, like an action."""
+        ...
+
+    async def recent_chat(self, *, room_id: str, limit: int) -> list[ChatRecord]:
+        """The room's last `limit` chat lines, oldest first."""
+        ...
+
+    async def match_chat(self, *, match_id: str) -> list[ChatRecord]:
+        """Every chat line said during the match, oldest first."""
         ...
 
 

@@ -17,8 +17,10 @@ export class ActionError extends Error {
 }
 
 export class Connection {
-  // store: a Store; onStatus(status, detail); onError(code, message) for errors without a seq.
-  constructor({ roomId, token, store, onStatus, onError }) {
+  // store: a Store; onStatus(status, detail); onError(code, message) for errors without a seq
+  // (and for refused chat lines); onChat(lines, history) for the table's talk.
+  constructor({ roomId, token, store, onStatus, onError, onChat }) {
+    this.onChat = onChat;
     this.roomId = roomId;
     this.token = token;
     this.store = store;
@@ -102,6 +104,12 @@ export class Connection {
       case "pong":
         clearTimeout(this.timers.pong);
         break;
+      case "chat":
+        this.onChat?.([message], false);
+        break;
+      case "chat_history":
+        this.onChat?.(message.messages ?? [], true);
+        break;
       default:
         break;
     }
@@ -138,6 +146,16 @@ export class Connection {
 
   ready() {
     return this.send({ type: "ready" });
+  }
+
+  // A line of talk: its answer is the line itself, sent back to every connection (onChat), or
+  // an error with its code (onError).
+  chat(line) {
+    return this.send({ type: "chat", seq: ++this.seq, ...line });
+  }
+
+  muteForEveryone(seat, muted) {
+    return this.send({ type: "chat_mute", seq: ++this.seq, seat, muted });
   }
 
   resync() {

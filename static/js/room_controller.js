@@ -4,12 +4,15 @@
 import { api } from "./api.js";
 import { Connection } from "./connection.js";
 import { session } from "./session.js";
+import { ChatLog } from "./chat_log.js";
 import { Store } from "./store.js";
 
 export class RoomController {
-  constructor(roomId, { onStatus, onError }) {
+  constructor(roomId, { onStatus, onError, onChat }) {
     this.roomId = roomId;
     this.store = new Store();
+    this.chatLog = new ChatLog(roomId);
+    this.onChat = onChat;
     this.connection = null;
     this.onStatus = onStatus;
     this.onError = onError;
@@ -56,6 +59,10 @@ export class RoomController {
       store: this.store,
       onStatus: (status, detail) => this.onStatus?.(status, detail),
       onError: (code, message) => this.onError?.({ code, message }),
+      onChat: (lines, history) => {
+        const fresh = this.chatLog.add(lines, history);
+        this.onChat?.(fresh, history);
+      },
     });
     this.connection.open();
   }
@@ -104,6 +111,18 @@ export class RoomController {
 
   hint() {
     return api.hint(this.roomId, this.token);
+  }
+
+  say(text) {
+    return this.connection?.chat({ text }) ?? false;
+  }
+
+  react(reaction) {
+    return this.connection?.chat({ reaction }) ?? false;
+  }
+
+  muteForEveryone(seat, muted) {
+    return this.connection?.muteForEveryone(seat, muted) ?? false;
   }
 
   dropConnection() {

@@ -20,6 +20,7 @@ from tests.storage.databases import (
     fresh_postgres_database,
     plain_dsn,
 )
+from tests.storage.test_chat_store import line as chat_line
 from tests.storage.test_room_store import waiting_room
 
 SEATS = [SeatRecord(seat=0, name="ann", kind="human", level=None, token_hash="h0")]
@@ -290,3 +291,14 @@ async def lock_waits(connection: asyncpg.Connection) -> int:
         " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
     )
     return waiting
+
+
+async def test_a_line_under_a_lost_epoch_is_refused(sharing_store: MatchStore) -> None:
+    store = sharing_store
+    await store.save_room(room=waiting_room())
+    await store.claim_room(room_id="r1", epoch=0)
+    with pytest.raises(StoreError) as refused:
+        await store.append_chat(chat=chat_line(1), fence=Fence("r1", 0))
+    assert refused.value.code == "fenced"
+    await store.append_chat(chat=chat_line(2), fence=Fence("r1", 1))
+    assert [chat.id for chat in await store.recent_chat(room_id="r1", limit=50)] == [2]

@@ -9,8 +9,8 @@ from pydantic import Field, RootModel, StrictInt
 from app.api.contract.actions import Action
 from app.api.contract.document import StateDocument
 from app.api.contract.notation import Wire
-from app.api.messages import Hello, HintMessage, Ping, Ready, Resync
-from app.api.schemas import CODES
+from app.api.messages import ChatMessage, ChatMuteMessage, Hello, HintMessage, Ping, Ready, Resync
+from app.api.schemas import CODES, ChatLine
 
 Code = Annotated[str, Field(json_schema_extra={"enum": CODES})]
 
@@ -79,8 +79,26 @@ class Pong(Wire):
     type: Literal["pong"]
 
 
+class Chat(ChatLine):
+    """A line of the table's talk, sent to every connection of the room, the sender's too."""
+
+    type: Literal["chat"]
+
+
+class ChatHistory(Wire):
+    """Right after the snapshot of a new connection: the room's last lines (when it has any)."""
+
+    type: Literal["chat_history"]
+    messages: list[ChatLine] = Field(description="At most 50, oldest first")
+
+
 class ServerMessage(
-    RootModel[Annotated[Snapshot | Patch | Ack | Error | Hint | Pong, Field(discriminator="type")]]
+    RootModel[
+        Annotated[
+            Snapshot | Patch | Ack | Error | Hint | Pong | Chat | ChatHistory,
+            Field(discriminator="type"),
+        ]
+    ]
 ):
     """A message from the server."""
 
@@ -99,7 +117,14 @@ class ActionMessage(Wire):
 class ClientMessage(
     RootModel[
         Annotated[
-            Hello | ActionMessage | Ready | Resync | Ping | HintMessage,
+            Hello
+            | ActionMessage
+            | Ready
+            | Resync
+            | Ping
+            | HintMessage
+            | ChatMessage
+            | ChatMuteMessage,
             Field(discriminator="type"),
         ]
     ]

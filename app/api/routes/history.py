@@ -21,15 +21,17 @@ from pydantic import Field
 
 from app.api.deps import authorization, optional_player
 from app.api.errors import ApiError
-from app.api.schemas import Answer, ErrorBody, published
+from app.api.schemas import Answer, ChatLine, ErrorBody, published
 from app.games.engine import IllegalAction, known_fields
 from app.games.registry import GAMES, engine_for
 from app.players.rating_math import SeatAtEnd, rated_id
 from app.players.standings import Standings
+from app.rooms.chat import line_out
 from app.rooms.tokens import hash_token
 from app.storage.player_stats import winning_seats
 from app.storage.store import (
     ACTIVE,
+    ChatRecord,
     MatchStore,
     MatchSummary,
     Reader,
@@ -125,6 +127,9 @@ class Replay(Answer):
     initial_seat_views: list[ViewJson] | None
     steps: list[ReplayStep]
     hand_results: list[dict[str, Any]] = Field(description="Only once the match is over")
+    chat: list[ChatLine] = Field(
+        description="The table's talk during the match (and after it, until a rematch)"
+    )
 
 
 class GinRummyStatsOut(Answer):
@@ -178,7 +183,7 @@ def match_out(match: MatchSummary | StoredMatch) -> MatchOut:
     )
 
 
-def build_replay(stored: StoredMatch) -> Replay:
+def build_replay(stored: StoredMatch, chat: list[ChatRecord]) -> Replay:
     """Run the log through the engine; CPU work, so the route runs it in a thread."""
     engine_cls = engine_for(stored.game)
     engine = engine_cls.new(stored.config, stored.players, seed=stored.seed)
@@ -215,6 +220,7 @@ def build_replay(stored: StoredMatch) -> Replay:
         initial_seat_views=initial_seat_views,
         steps=steps,
         hand_results=engine.hand_results() if over else [],
+        chat=[ChatLine.model_validate(line_out(record)) for record in chat],
     )
 
 
@@ -336,7 +342,8 @@ async def match_replay(store: StoreDep, match_id: MatchId, reader: ReaderDep) ->
             "this match is still being played in a room closed to spectators",
             403,
         )
-    return await asyncio.to_thread(build_replay, stored)
+    chat = await store.match_chat(match_id=match_id)
+    return await asyncio.to_thread(build_replay, stored, chat)
 
 
 @router.get("/players/{name}/stats", deprecated=True)

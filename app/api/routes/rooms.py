@@ -38,6 +38,7 @@ async def create_room(body: CreateRoom, rooms: RoomsDep) -> RoomInfo:
         spectators=body.spectators,
         hints=body.hints,
         rated=body.rated,
+        chat=body.chat,
     )
     return await room_info(room)
 

@@ -20,6 +20,8 @@ from app.api.errors import ApiError
 from app.api.messages import (
     ActionMessage,
     BadMessage,
+    ChatMessage,
+    ChatMuteMessage,
     Hello,
     HintMessage,
     Ping,
@@ -303,6 +305,10 @@ class Session:
                 await self.guarded(None, self.ready())
             elif isinstance(message, HintMessage):
                 self.ask_hint(message.seq)
+            elif isinstance(message, ChatMessage):
+                await self.chat(message)
+            elif isinstance(message, ChatMuteMessage):
+                await self.mute_chat(message)
             else:
                 self.error("unexpected_hello", "hello is the first message only")
         except Exception as exc:
@@ -333,6 +339,33 @@ class Session:
                 token_hash, message.action, message.version, (self.connection, message.seq)
             )
         except (RoomError, IllegalAction) as exc:
+            self.error(exc.code, exc.message, message.seq)
+
+    async def chat(self, message: ChatMessage) -> None:
+        """Say a line through the room's owner, which sends it to everyone, this socket too."""
+        token_hash = self.connection.token_hash
+        if token_hash is None:
+            self.error(
+                "spectator", "spectators read the table's talk; only seats post", message.seq
+            )
+            return
+        try:
+            await self.room.chat(token_hash, message.text, message.reaction)
+        except RoomError as exc:
+            if exc.code == "rate_limited" and self.flooding():
+                # Talk floods count as the socket's other floods do.
+                self.outbox.close(CLOSE_FLOOD, "too many messages")
+                return
+            self.error(exc.code, exc.message, message.seq)
+
+    async def mute_chat(self, message: ChatMuteMessage) -> None:
+        token_hash = self.connection.token_hash
+        if token_hash is None:
+            self.error("spectator", "spectators have no seat to mute others from", message.seq)
+            return
+        try:
+            await self.room.mute_chat(token_hash, message.seat, message.muted)
+        except RoomError as exc:
             self.error(exc.code, exc.message, message.seq)
 
     def ask_hint(self, seq: int | None) -> None:

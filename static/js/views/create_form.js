@@ -97,6 +97,7 @@ export function createRoomForm(box, { navigate }) {
     hints: true,
     // A finished match moves its players' ratings unless friends choose to play for fun.
     rated: true,
+    chat: true,
   };
   let games = [];
   const current = () => games.find((g) => g.name === form.game);
@@ -152,6 +153,7 @@ export function createRoomForm(box, { navigate }) {
       spectators: form.spectators,
       hints: form.hints,
       rated: form.rated,
+      chat: form.chat,
     });
   }
 
@@ -231,6 +233,7 @@ export function createRoomForm(box, { navigate }) {
           h("p.option-help", {}, t("lobby.hints_help")),
           checkbox("create-rated", form.rated, (v) => (form.rated = v), t("lobby.rated")),
           h("p.option-help", {}, t("lobby.rated_help")),
+          checkbox("create-chat", form.chat, (v) => (form.chat = v), t("lobby.chat")),
         ),
         button,
       ),

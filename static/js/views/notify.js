@@ -5,6 +5,9 @@ import { t } from "../i18n.js";
 import { preference } from "../preferences.js";
 
 let audio = null;
+// Chat lines that came while the tab was hidden: the title counts them until it is seen.
+let unseenChat = 0;
+let turnTitle = false;
 
 // Speaks `text` through the page's one live region (index.html), which outlives redraws so that
 // screen readers hear every change.
@@ -19,8 +22,25 @@ export function announce(text) {
 }
 
 export function setTurnTitle(mine) {
-  document.title = mine ? t("notify.title_your_turn", { app: t("app.name") }) : t("app.name");
+  turnTitle = mine;
+  const title = mine ? t("notify.title_your_turn", { app: t("app.name") }) : t("app.name");
+  document.title = unseenChat ? t("notify.title_chat", { n: unseenChat, title }) : title;
 }
+
+// A chat line while the tab is hidden: a mark in the title and, with the sound setting on,
+// the chime. Seeing the tab again clears the mark.
+export function chatWhileHidden() {
+  if (!document.hidden) return;
+  unseenChat += 1;
+  setTurnTitle(turnTitle);
+  chime();
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden || !unseenChat) return;
+  unseenChat = 0;
+  setTurnTitle(turnTitle);
+});
 
 // A short two-note chime made by Web Audio (no sound file to fetch); only with the setting on.
 export function chime() {

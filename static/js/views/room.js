@@ -7,6 +7,7 @@ import { gameName, optionLabel, optionValueText } from "../game_text.js";
 import { t } from "../i18n.js";
 import { RoomController } from "../room_controller.js";
 import { session } from "../session.js";
+import { createChatPanel } from "./chat_panel.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { createGinTable } from "./gin_table.js";
 import { aloneWithBots, secondsUntil } from "./hand_end.js";
@@ -37,13 +38,17 @@ export function roomPage(main, [roomId]) {
       if (status === "failed") connectionFailed(detail);
     },
     onError: showError,
+    onChat: (lines, history) => chat?.arrived(lines, history, redrawSeats),
   });
+  let chat = null;
 
   const header = h("section.room-head");
   const seatsBox = h("section.seats-panel");
   const tableBox = h("section.table-area");
   const joinBox = h("section.panel.join");
-  main.replaceChildren(h("div.room", { dataset: { room: roomId } }, header, seatsBox, tableBox, joinBox));
+  const roomBox = h("div.room", { dataset: { room: roomId } }, header, seatsBox, tableBox, joinBox);
+  main.replaceChildren(roomBox);
+  chat = createChatPanel(roomBox, controller, seatsBox);
 
   // Test and support hook: drop the socket as a network failure would.
   window.meldhall = { dropConnection: () => controller.dropConnection(), store: controller.store };
@@ -232,6 +237,13 @@ export function roomPage(main, [roomId]) {
       seatsBox,
       seatsPanel({ room, you: you(), turn, table, controller, run, onLeave: leave, offerReady }),
     );
+    chat?.decorateSeats(seatsBox);
+  }
+
+  function redrawSeats() {
+    const state = controller.state;
+    if (missing || !state) return;
+    keepFocus(seatsBox, () => drawSeats(state.room, table?.turnSeats?.(state) ?? []));
   }
 
   function drawTable(state) {
@@ -268,6 +280,7 @@ export function roomPage(main, [roomId]) {
   function draw() {
     if (missing) return;
     const state = controller.state;
+    chat?.update(state);
     if (!state) {
       header.replaceChildren();
       seatsBox.replaceChildren();
@@ -317,6 +330,7 @@ export function roomPage(main, [roomId]) {
         return;
       }
       draw();
+      chat?.redraw();
       table?.redraw();
     },
     dispose() {
@@ -324,6 +338,7 @@ export function roomPage(main, [roomId]) {
       unsubscribe();
       turnWatch.dispose();
       table?.dispose();
+      chat?.dispose();
       controller.dispose();
       setConnectionStatus(null);
       delete window.meldhall;
