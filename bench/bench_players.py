@@ -22,8 +22,10 @@
 Every loop is bounded: --ends pairs of match ends, --reads reads of each kind, --http-reads
 over HTTP. The PostgreSQL database is made fresh for the run (MELDHALL_TEST_POSTGRES_URL, default
 the local test server) and dropped after it; the SQLite file is made in a temporary folder and
-removed. Once the ratings are rebuilt, PostgreSQL's tables are analysed (what autovacuum does
-after such a load); SQLite's are not, as no server of the product analyses them.
+removed. Once the ratings are rebuilt, PostgreSQL's tables are vacuumed and analysed (what
+autovacuum does after such a load); SQLite's are not analysed, as no server of the product
+does it. `--keep` leaves the databases in place; `--reuse URL` reads from one again (same scale
+and seed) without generating or rebuilding.
 
 Measured figures, with their commands and dates, are in docs/performance.md.
 """
@@ -36,6 +38,7 @@ import base64
 import bisect
 import os
 import random
+import resource
 import sqlite3
 import subprocess
 import sys
@@ -369,10 +372,13 @@ def generate_sqlite(url: str, generator: Generator, matches: int) -> None:
 # The rebuild, as the command
 
 
-def rebuild(url: str, folder: Path) -> tuple[float, str]:
+def rebuild(url: str, folder: Path) -> tuple[float, float, str]:
+    """The command's wall time, its own CPU time (the database server's is not in it) and
+    what it printed."""
     command = Path(sys.executable).with_name("meldhall")
     env = {key: value for key, value in os.environ.items() if not key.startswith("MELDHALL_")}
     env.update(DATABASE_URL=url, MELDHALL_DATA_DIR=str(folder), MELDHALL_LOG_LEVEL="warning")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
         [str(command), "ratings", "rebuild"],
@@ -383,9 +389,11 @@ def rebuild(url: str, folder: Path) -> tuple[float, str]:
         check=False,
     )
     seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     if done.returncode != 0:
         raise SystemExit(f"the rebuild failed ({done.returncode}): {done.stderr.strip()}")
-    return seconds, done.stdout.strip()
+    return seconds, cpu, done.stdout.strip()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -452,12 +460,17 @@ async def plan_reads(url: str, generated: Generated, reads: int, seed: int) -> R
             path = f"/api/leaderboards/{game}?mode={players}&limit=20&offset={offset}"
             return path if circle is None else f"{path}&with={circle}"
 
+        # A player "at random" is any player with a rated match, each as likely; one "by
+        # activity" is drawn in proportion to how much they play, as readers of boards and
+        # profiles are: those who play more look more, and their reads cost the most.
         kinds: dict[str, list[tuple[Read, str]]] = {
             "board, first page": [],
             "board, deep offset": [],
-            "board, circle (with=)": [],
-            "profile, anyone's": [],
-            "profile, own": [],
+            "circle, player at random": [],
+            "circle, by activity": [],
+            "profile, player at random": [],
+            "profile, by activity": [],
+            "own profile, by activity": [],
         }
         modes = [mode for mode, _ in MODES]
         for _ in range(reads):
@@ -471,15 +484,21 @@ async def plan_reads(url: str, generated: Generated, reads: int, seed: int) -> R
             kinds["board, deep offset"].append(
                 (board(game, players, offset), board_path(game, players, offset))
             )
+            for kind, pid in (
+                ("circle, player at random", uniform()),
+                ("circle, by activity", by_activity()),
+            ):
+                game, players = rng.choice(modes)
+                kinds[kind].append(
+                    (board(game, players, 0, pid), board_path(game, players, 0, pid))
+                )
+            for kind, pid in (
+                ("profile, player at random", uniform()),
+                ("profile, by activity", by_activity()),
+            ):
+                kinds[kind].append((profile(pid), f"/api/players/{pid}"))
             pid = by_activity()
-            game, players = rng.choice(modes)
-            kinds["board, circle (with=)"].append(
-                (board(game, players, 0, pid), board_path(game, players, 0, pid))
-            )
-            pid = by_activity() if rng.random() < 0.5 else uniform()
-            kinds["profile, anyone's"].append((profile(pid), f"/api/players/{pid}"))
-            pid = by_activity()
-            kinds["profile, own"].append((profile(pid, await player(pid)), ""))
+            kinds["own profile, by activity"].append((profile(pid, await player(pid)), ""))
         top = ids[busiest]
         bots = [
             bot_player_id(game, level) for game in ("gin_rummy", "rummikub") for level in LEVELS
@@ -695,7 +714,7 @@ async def analyse(url: str) -> None:
     try:
         async with engine.connect() as connection:
             await connection.execution_options(isolation_level="AUTOCOMMIT")
-            await connection.execute(text("ANALYZE"))
+            await connection.execute(text("VACUUM ANALYZE"))
     finally:
         await engine.dispose()
 
@@ -737,8 +756,11 @@ async def bench_store(name: str, url: str, folder: Path, args: argparse.Namespac
         f" in {generated.seconds:.1f} s"
     )
 
-    seconds, said = rebuild(url, folder)
-    print(f"rebuild: `meldhall ratings rebuild` {seconds:.1f} s wall ({said})")
+    seconds, cpu, said = rebuild(url, folder)
+    print(
+        f"rebuild: `meldhall ratings rebuild` {seconds:.1f} s wall, {cpu:.1f} s CPU of the"
+        f" command ({said})"
+    )
     found = await counts(url)
     expected = {
         "matches": generated.matches,

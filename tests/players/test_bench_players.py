@@ -23,7 +23,8 @@ def test_the_players_bench_runs_at_a_tiny_scale() -> None:
     out = done.stdout
     generated = re.search(r"generated: 200 players \(\d+ with rated matches\), 2000 matches", out)
     assert generated, out
-    assert re.search(r"rebuild: `meldhall ratings rebuild` [\d.]+ s wall \(ratings rebuilt: ", out)
+    rebuild = r"rebuild: `meldhall ratings rebuild` [\d.]+ s wall, [\d.]+ s CPU of the command \("
+    assert re.search(rebuild + "ratings rebuilt: ", out), out
     counts = re.search(r"counts: matches 2000 \(expected 2000\), .*: (\w+)", out)
     assert counts, out
     assert counts.group(1) == "right", out
@@ -33,10 +34,10 @@ def test_the_players_bench_runs_at_a_tiny_scale() -> None:
     assert events, out
     assert rebuilt.group(1) == events.group(1)
     assert rebuilt.group(2) == events.group(2)
-    for kind in ("board, first page", "board, deep offset", "board, circle (with=)"):
+    for kind in ("board, first page", "board, deep offset", "circle, by activity"):
         row = re.search(re.escape(kind) + r" +n=5 +p50 +[\d.]+ ms +p95 +[\d.]+ ms.*HTTP n=2", out)
         assert row, (kind, out)
-    assert re.search(r"profile, anyone's +n=5 .*HTTP n=2", out)
+    assert re.search(r"profile, by activity +n=5 .*HTTP n=2", out)
     assert "all reads" in out
     ends = re.search(r"rating events (\d+), expected (\d+): right", out)
     assert ends, out
