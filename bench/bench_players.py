@@ -733,13 +733,23 @@ def line(kind: str, times: list[float], http: list[float] | None = None) -> str:
 
 
 async def bench_store(name: str, url: str, folder: Path, args: argparse.Namespace) -> None:
-    print(f"\n== {name}")
+    print(f"\n== {name} (load average {os.getloadavg()[0]:.1f} at the start)")
     generator = Generator(args.players, args.skew, args.seed)
     if args.reuse:
-        # The database holds this seed's matches already: count them again, write nothing.
-        for _ in generator.matches(args.matches):
-            pass
-        await read_and_end(name, url, folder, args, generator.summary)
+        # The database holds this seed's players and matches already: each person's rated
+        # matches are their rating events.
+        engine = create_engine(url)
+        try:
+            async with engine.connect() as connection:
+                query = select(RATING_EVENTS.c.player_id, func.count()).group_by(
+                    RATING_EVENTS.c.player_id
+                )
+                played = dict(list(await connection.execute(query)))
+        finally:
+            await engine.dispose()
+        summary = generator.summary
+        summary.seats_of = [played.get(pid, 0) for pid in summary.players]
+        await read_and_end(name, url, folder, args, summary)
         return
     await upgrade_to_head(url)
     started = time.perf_counter()
@@ -797,6 +807,7 @@ async def read_and_end(
     everything = [ms for times in timings.values() for ms in times]
     print(line("all reads", everything))
 
+    print(f"load average {os.getloadavg()[0]:.1f} after the reads")
     ends = await match_ends(url, generated, args.ends, args.seed)
     right = ends["events"] == ends["expected"]
     print(
