@@ -23,6 +23,7 @@ from sqlalchemy import (
     or_,
     select,
     true,
+    union_all,
 )
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -182,31 +183,40 @@ class Standings:
                 )
             )
             own = reader_id == player.id
-            history: dict[str, list[RatingPoint]] = {}
-            for rating in ratings:
-                points = await connection.execute(
-                    select(
-                        RATING_EVENTS.c.match_id,
-                        RATING_EVENTS.c.at,
-                        RATING_EVENTS.c.display_after,
-                        MATCHES.c.public,
-                    )
-                    .join(MATCHES, MATCHES.c.id == RATING_EVENTS.c.match_id)
-                    .where(
-                        RATING_EVENTS.c.player_id == player.id,
-                        RATING_EVENTS.c.mode == rating.mode,
-                    )
-                    .order_by(RATING_EVENTS.c.seq.desc())
-                    .limit(HISTORY_POINTS)
+            # Each mode's last points through the (player_id, mode, seq) index, all modes in
+            # one statement.
+            per_mode = [
+                select(
+                    RATING_EVENTS.c.mode,
+                    RATING_EVENTS.c.seq,
+                    RATING_EVENTS.c.match_id,
+                    RATING_EVENTS.c.at,
+                    RATING_EVENTS.c.display_after,
+                    MATCHES.c.public,
                 )
-                history[rating.mode] = [
-                    RatingPoint(
-                        row.match_id if own or row.public else None,
-                        _utc(row.at),
-                        row.display_after,
+                .join(MATCHES, MATCHES.c.id == RATING_EVENTS.c.match_id)
+                .where(
+                    RATING_EVENTS.c.player_id == player.id,
+                    RATING_EVENTS.c.mode == rating.mode,
+                )
+                .order_by(RATING_EVENTS.c.seq.desc())
+                .limit(HISTORY_POINTS)
+                .subquery()
+                for rating in ratings
+            ]
+            history: dict[str, list[RatingPoint]] = {}
+            if per_mode:
+                points = union_all(*(select(part) for part in per_mode)).subquery("points")
+                for row in await connection.execute(
+                    select(points).order_by(points.c.mode, points.c.seq)
+                ):
+                    history.setdefault(row.mode, []).append(
+                        RatingPoint(
+                            row.match_id if own or row.public else None,
+                            _utc(row.at),
+                            row.display_after,
+                        )
                     )
-                    for row in reversed(list(points))
-                ]
             window = _newest_matches(player, reader_id)
             matches = list(
                 await connection.execute(
