@@ -122,12 +122,14 @@ class Standings:
         if circle_of is not None:
             mine = RATING_EVENTS.alias("mine")
             theirs = RATING_EVENTS.alias("theirs")
-            shared = (
-                select(theirs.c.player_id)
-                .join(mine, mine.c.match_id == theirs.c.match_id)
-                .join(MATCHES, MATCHES.c.id == mine.c.match_id)
-                .where(mine.c.player_id == circle_of, _visible(reader_id, circle_of))
-            )
+            # The player's events first (their index), each match's visibility looked up from
+            # there, then the other players by the events' key. As joins, SQLite (without
+            # statistics) walked every public match, or every event, probing the player's.
+            played = select(mine.c.match_id).where(mine.c.player_id == circle_of)
+            if reader_id != circle_of:
+                public = select(MATCHES.c.public).where(MATCHES.c.id == mine.c.match_id)
+                played = played.where(public.scalar_subquery().is_(True))
+            shared = select(theirs.c.player_id).where(theirs.c.match_id.in_(played))
             chosen = chosen & or_(RATINGS.c.player_id == circle_of, RATINGS.c.player_id.in_(shared))
         # The page is found in the ratings' index alone (mode, display, player_id: the order
         # shown, so a deep offset skips index entries, not rows), then only its rows are read
