@@ -174,10 +174,11 @@ class Standings:
         ], total
 
     async def profile(self, player: Player, *, reader_id: str | None) -> Profile:
-        """Every part is read with the work bounded by what is shown, not by how many matches
-        the player has played: a rating's history through the index of the player's events of
-        a mode, the recent matches' seats for those matches alone, and the head to head counted
-        by the database over the newest PROFILE_MATCHES matches."""
+        """A rating's history through the index of the player's events of a mode, the recent
+        matches' seats for those matches alone, and the head to head counted by the database
+        over the newest PROFILE_MATCHES matches. Finding those still visits every seat of the
+        player, and counting reads up to PROFILE_MATCHES matches: a busy player's profile costs
+        in proportion (docs/performance.md, "Players and ratings at scale")."""
         async with self.engine.connect() as connection:
             ratings = list(
                 await connection.execute(
