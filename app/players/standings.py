@@ -7,17 +7,30 @@ match, private ones too, as the numbers tell nothing of who played whom.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, or_, select, true
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    Subquery,
+    and_,
+    case,
+    func,
+    literal,
+    null,
+    or_,
+    select,
+    true,
+    union_all,
+)
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.players.identity import Player
 from app.players.rating_math import PROVISIONAL_MATCHES, SeatAtEnd, rated_id
 from app.storage.models import MATCHES, PLAYERS, RATING_EVENTS, RATINGS, SEATS
+from app.storage.records import FINISHED
 
 # A profile's head to head and recent matches look at this many of the newest matches.
 PROFILE_MATCHES = 2000
@@ -109,13 +122,26 @@ class Standings:
         if circle_of is not None:
             mine = RATING_EVENTS.alias("mine")
             theirs = RATING_EVENTS.alias("theirs")
-            shared = (
-                select(theirs.c.player_id)
-                .join(mine, mine.c.match_id == theirs.c.match_id)
-                .join(MATCHES, MATCHES.c.id == mine.c.match_id)
-                .where(mine.c.player_id == circle_of, _visible(reader_id, circle_of))
-            )
+            # The player's events first (their index), each match's visibility looked up from
+            # there, then the other players by the events' key. As joins, SQLite (without
+            # statistics) walked every public match, or every event, probing the player's.
+            played = select(mine.c.match_id).where(mine.c.player_id == circle_of)
+            if reader_id != circle_of:
+                public = select(MATCHES.c.public).where(MATCHES.c.id == mine.c.match_id)
+                played = played.where(public.scalar_subquery().is_(True))
+            shared = select(theirs.c.player_id).where(theirs.c.match_id.in_(played))
             chosen = chosen & or_(RATINGS.c.player_id == circle_of, RATINGS.c.player_id.in_(shared))
+        # The page is found in the ratings' index alone (mode, display, player_id: the order
+        # shown, so a deep offset skips index entries, not rows), then only its rows are read
+        # with their names. Equal ratings are ordered by player id, from the end.
+        page = (
+            select(RATINGS.c.player_id)
+            .where(chosen)
+            .order_by(RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
+            .limit(limit)
+            .offset(offset)
+            .subquery("page")
+        )
         query = (
             select(
                 RATINGS.c.player_id,
@@ -124,20 +150,16 @@ class Standings:
                 RATINGS.c.display,
                 RATINGS.c.matches,
             )
+            .select_from(page)
+            .join(RATINGS, and_(RATINGS.c.player_id == page.c.player_id, RATINGS.c.mode == mode))
             .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
-            .where(chosen)
+            .order_by(RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
         )
         async with self.engine.connect() as connection:
             total = (
                 await connection.execute(select(func.count()).select_from(RATINGS).where(chosen))
             ).scalar_one()
-            rows = list(
-                await connection.execute(
-                    query.order_by(RATINGS.c.display.desc(), RATINGS.c.player_id)
-                    .limit(limit)
-                    .offset(offset)
-                )
-            )
+            rows = list(await connection.execute(query))
         return [
             BoardRow(
                 rank=offset + index + 1,
@@ -152,33 +174,53 @@ class Standings:
         ], total
 
     async def profile(self, player: Player, *, reader_id: str | None) -> Profile:
+        """A rating's history through the index of the player's events of a mode, the recent
+        matches' seats for those matches alone, and the head to head counted by the database
+        over the newest PROFILE_MATCHES matches. Finding those still visits every seat of the
+        player, and counting reads up to PROFILE_MATCHES matches: a busy player's profile costs
+        in proportion (docs/performance.md, "Players and ratings at scale")."""
         async with self.engine.connect() as connection:
             ratings = list(
                 await connection.execute(
                     select(RATINGS).where(RATINGS.c.player_id == player.id).order_by(RATINGS.c.mode)
                 )
             )
-            events = list(
-                await connection.execute(
-                    select(
-                        RATING_EVENTS.c.mode,
-                        RATING_EVENTS.c.match_id,
-                        RATING_EVENTS.c.at,
-                        RATING_EVENTS.c.display_after,
-                        MATCHES.c.public,
+            own = reader_id == player.id
+            # Each mode's last points through the (player_id, mode, seq) index, all modes in
+            # one statement.
+            per_mode = [
+                select(
+                    RATING_EVENTS.c.mode,
+                    RATING_EVENTS.c.seq,
+                    RATING_EVENTS.c.match_id,
+                    RATING_EVENTS.c.at,
+                    RATING_EVENTS.c.display_after,
+                    MATCHES.c.public,
+                )
+                .join(MATCHES, MATCHES.c.id == RATING_EVENTS.c.match_id)
+                .where(
+                    RATING_EVENTS.c.player_id == player.id,
+                    RATING_EVENTS.c.mode == rating.mode,
+                )
+                .order_by(RATING_EVENTS.c.seq.desc())
+                .limit(HISTORY_POINTS)
+                .subquery()
+                for rating in ratings
+            ]
+            history: dict[str, list[RatingPoint]] = {}
+            if per_mode:
+                points = union_all(*(select(part) for part in per_mode)).subquery("points")
+                for row in await connection.execute(
+                    select(points).order_by(points.c.mode, points.c.seq)
+                ):
+                    history.setdefault(row.mode, []).append(
+                        RatingPoint(
+                            row.match_id if own or row.public else None,
+                            _utc(row.at),
+                            row.display_after,
+                        )
                     )
-                    .join(MATCHES, MATCHES.c.id == RATING_EVENTS.c.match_id)
-                    .where(RATING_EVENTS.c.player_id == player.id)
-                    .order_by(RATING_EVENTS.c.seq.desc())
-                    .limit(HISTORY_POINTS * 6)
-                )
-            )
-            if player.kind == "bot":
-                played = select(RATING_EVENTS.c.match_id).where(
-                    RATING_EVENTS.c.player_id == player.id
-                )
-            else:
-                played = select(SEATS.c.match_id).where(SEATS.c.player_id == player.id)
+            window = _newest_matches(player, reader_id)
             matches = list(
                 await connection.execute(
                     select(
@@ -189,22 +231,17 @@ class Standings:
                         MATCHES.c.finished_at,
                         MATCHES.c.result,
                     )
-                    .where(
-                        MATCHES.c.id.in_(played),
-                        MATCHES.c.status != "active",
-                        _visible(reader_id, player.id),
-                    )
-                    .order_by(MATCHES.c.finished_at.desc(), MATCHES.c.id.desc())
-                    .limit(PROFILE_MATCHES)
+                    .join(window, window.c.id == MATCHES.c.id)
+                    .order_by(window.c.finished_at.desc(), window.c.id.desc())
+                    .limit(RECENT_MATCHES)
                 )
             )
             ids = [row.id for row in matches]
             seats: dict[str, list[Any]] = {}
             changes: dict[str, tuple[int, int]] = {}
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
+            if ids:
                 for row in await connection.execute(
-                    select(SEATS).where(SEATS.c.match_id.in_(chunk)).order_by(SEATS.c.seat)
+                    select(SEATS).where(SEATS.c.match_id.in_(ids)).order_by(SEATS.c.seat)
                 ):
                     seats.setdefault(row.match_id, []).append(row)
                 for row in await connection.execute(
@@ -213,18 +250,12 @@ class Standings:
                         RATING_EVENTS.c.display_before,
                         RATING_EVENTS.c.display_after,
                     ).where(
-                        RATING_EVENTS.c.match_id.in_(chunk),
+                        RATING_EVENTS.c.match_id.in_(ids),
                         RATING_EVENTS.c.player_id == player.id,
                     )
                 ):
                     changes[row.match_id] = (row.display_before, row.display_after)
-        own = reader_id == player.id
-        history: dict[str, list[RatingPoint]] = {}
-        for row in reversed(events):
-            point = RatingPoint(
-                row.match_id if own or row.public else None, _utc(row.at), row.display_after
-            )
-            history.setdefault(row.mode, []).append(point)
+            duels = list(await connection.execute(_head_to_head(player, window)))
         modes = [
             ModeRating(
                 mode=row.mode,
@@ -233,30 +264,17 @@ class Standings:
                 sigma=row.sigma,
                 matches=row.matches,
                 provisional=row.matches < PROVISIONAL_MATCHES,
-                history=history.get(row.mode, [])[-HISTORY_POINTS:],
+                history=history.get(row.mode, []),
             )
             for row in ratings
         ]
-        recent, duels = _read_matches(player, matches, seats, changes)
-        names = await self._names(list(duels))
+        recent = _read_matches(player, matches, seats, changes)
         head_to_head = [
-            HeadToHead(pid, names.get(pid, ""), count["matches"], count["wins"], count["losses"])
-            for pid, count in duels.items()
-            if pid in names
+            HeadToHead(row.player_id, row.name, row.matches, int(row.wins), int(row.losses))
+            for row in duels
         ]
         head_to_head.sort(key=lambda h: (-h.matches, h.name.casefold()))
         return Profile(player, modes, recent, head_to_head)
-
-    async def _names(self, player_ids: list[str]) -> dict[str, str]:
-        names: dict[str, str] = {}
-        async with self.engine.connect() as connection:
-            for start in range(0, len(player_ids), 500):
-                chunk = player_ids[start : start + 500]
-                rows = await connection.execute(
-                    select(PLAYERS.c.id, PLAYERS.c.name).where(PLAYERS.c.id.in_(chunk))
-                )
-                names.update({row.id: row.name for row in rows})
-        return names
 
     async def rating_changes(self, match_id: str) -> dict[str, tuple[int, int]]:
         """Each rated player's shown rating before and after the match."""
@@ -278,14 +296,98 @@ def _partners(result: dict[str, Any] | None, seat: int) -> set[int]:
     return {seat}
 
 
+def _rated_id(seat: Any, game: Any) -> ColumnElement[Any]:
+    """rated_id in SQL: the seat's player, or its bot's player id (None: anonymous)."""
+    bot = literal("bot-") + game + literal("-") + seat.c.level
+    return func.coalesce(
+        seat.c.player_id,
+        case((and_(seat.c.kind == "bot", seat.c.level.isnot(None)), bot), else_=null()),
+    )
+
+
+def _newest_matches(player: Player, reader_id: str | None) -> Subquery:
+    """The newest PROFILE_MATCHES ended matches of the player that the reader may see."""
+    columns = (
+        MATCHES.c.id,
+        MATCHES.c.finished_at,
+        MATCHES.c.game,
+        MATCHES.c.players,
+        MATCHES.c.status,
+    )
+    if player.kind == "bot":
+        played = select(*columns).join(RATING_EVENTS, RATING_EVENTS.c.match_id == MATCHES.c.id)
+        mine: ColumnElement[bool] = RATING_EVENTS.c.player_id == player.id
+    else:
+        # A join, not IN (...): the planner then walks the player's seats to their matches
+        # instead of scanning every match; distinct, as one person may hold two seats.
+        played = select(*columns).distinct().join(SEATS, SEATS.c.match_id == MATCHES.c.id)
+        mine = SEATS.c.player_id == player.id
+    return (
+        played.where(mine, MATCHES.c.status != "active", _visible(reader_id, player.id))
+        .order_by(MATCHES.c.finished_at.desc(), MATCHES.c.id.desc())
+        .limit(PROFILE_MATCHES)
+        .subquery("newest")
+    )
+
+
+def _head_to_head(player: Player, window: Subquery) -> Select[Any]:
+    """Per rated opponent (who still exists) in the finished matches of `window`: matches,
+    wins and losses, counted from the player's first seat of each match. Partners are not
+    opponents: the only sides of more than one seat are Gin Rummy's partnerships at four,
+    seats 0 and 2 against 1 and 3 (app.games.gin_rummy.match_score.sides_for)."""
+    seat = SEATS.alias("seat")
+    me = SEATS.alias("me")
+    other = SEATS.alias("other")
+    first = (
+        select(
+            seat.c.match_id,
+            func.min(seat.c.seat).label("seat"),
+            func.min(window.c.game).label("game"),
+            func.min(window.c.players).label("players"),
+        )
+        .select_from(window)
+        .join(seat, seat.c.match_id == window.c.id)
+        .where(window.c.status == FINISHED, _rated_id(seat, window.c.game) == player.id)
+        .group_by(seat.c.match_id)
+        .subquery("first")
+    )
+    opponent = _rated_id(other, first.c.game)
+    partners = and_(
+        first.c.game == "gin_rummy", first.c.players == 4, me.c.seat % 2 == other.c.seat % 2
+    )
+    counted = (
+        select(
+            opponent.label("player_id"),
+            func.count().label("matches"),
+            func.sum(case((me.c.place < other.c.place, 1), else_=0)).label("wins"),
+            func.sum(case((me.c.place > other.c.place, 1), else_=0)).label("losses"),
+        )
+        .select_from(first)
+        .join(me, and_(me.c.match_id == first.c.match_id, me.c.seat == first.c.seat))
+        .join(other, other.c.match_id == first.c.match_id)
+        .where(
+            other.c.seat != me.c.seat,
+            me.c.place.isnot(None),
+            other.c.place.isnot(None),
+            opponent.isnot(None),
+            opponent != player.id,
+            ~partners,
+        )
+        .group_by(opponent)
+        .subquery("counted")
+    )
+    return select(
+        counted.c.player_id, PLAYERS.c.name, counted.c.matches, counted.c.wins, counted.c.losses
+    ).join(PLAYERS, PLAYERS.c.id == counted.c.player_id)
+
+
 def _read_matches(
     player: Player,
     matches: list[Any],
     seats: dict[str, list[Any]],
     changes: dict[str, tuple[int, int]],
-) -> tuple[list[RecentMatch], dict[str, Counter[str]]]:
+) -> list[RecentMatch]:
     recent: list[RecentMatch] = []
-    duels: dict[str, Counter[str]] = {}
     for match in matches:
         rows = seats.get(match.id, [])
         ids = [rated_id(match.game, SeatAtEnd(r.seat, r.player_id, r.kind, r.level)) for r in rows]
@@ -295,33 +397,23 @@ def _read_matches(
         me = mine[0]
         side = _partners(match.result, me.seat)
         opponents = [
-            (row, pid)
+            row
             for row, pid in zip(rows, ids, strict=True)
             if row.seat not in side and pid != player.id
         ]
-        if len(recent) < RECENT_MATCHES:
-            before, after = changes.get(match.id, (None, None))
-            recent.append(
-                RecentMatch(
-                    match_id=match.id,
-                    game=match.game,
-                    players=match.players,
-                    status=match.status,
-                    finished_at=_utc(match.finished_at) if match.finished_at else None,
-                    seat=me.seat,
-                    place=me.place,
-                    rating_before=before,
-                    rating_after=after,
-                    opponents=[row.name for row, _ in opponents],
-                )
+        before, after = changes.get(match.id, (None, None))
+        recent.append(
+            RecentMatch(
+                match_id=match.id,
+                game=match.game,
+                players=match.players,
+                status=match.status,
+                finished_at=_utc(match.finished_at) if match.finished_at else None,
+                seat=me.seat,
+                place=me.place,
+                rating_before=before,
+                rating_after=after,
+                opponents=[row.name for row in opponents],
             )
-        if match.status != "finished" or me.place is None:
-            continue
-        for row, pid in opponents:
-            if pid is None or row.place is None:
-                continue
-            count = duels.setdefault(pid, Counter())
-            count["matches"] += 1
-            count["wins"] += me.place < row.place
-            count["losses"] += me.place > row.place
-    return recent, duels
+        )
+    return recent

@@ -228,7 +228,9 @@ class RatingRow(Base):
     matches: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
-    __table_args__ = (Index("ix_ratings_mode_display", "mode", "display"),)
+    # A leaderboard's order (display, then player id, both from the end): a page at any offset
+    # is read from the index alone.
+    __table_args__ = (Index("ix_ratings_mode_display_player_id", "mode", "display", "player_id"),)
 
 
 class RatingEventRow(Base):

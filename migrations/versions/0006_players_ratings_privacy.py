@@ -87,7 +87,9 @@ def upgrade() -> None:
             ["player_id"], ["players.id"], name="fk_ratings_player_id_players", ondelete="CASCADE"
         ),
     )
-    op.create_index("ix_ratings_mode_display", "ratings", ["mode", "display"])
+    op.create_index(
+        "ix_ratings_mode_display_player_id", "ratings", ["mode", "display", "player_id"]
+    )
     op.create_table(
         "rating_events",
         sa.Column("match_id", sa.String(64), nullable=False),
@@ -201,7 +203,7 @@ def downgrade() -> None:
     op.drop_table("rating_clock")
     op.drop_index("ix_rating_events_player_id_mode_seq", table_name="rating_events")
     op.drop_table("rating_events")
-    op.drop_index("ix_ratings_mode_display", table_name="ratings")
+    op.drop_index("ix_ratings_mode_display_player_id", table_name="ratings")
     op.drop_table("ratings")
     op.drop_index("ix_link_codes_player_id", table_name="link_codes")
     op.drop_table("link_codes")
