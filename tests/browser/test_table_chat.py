@@ -13,7 +13,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.browser.conftest import meldhall_server, screenshot
-from tests.browser.flows import create_room, room_id
+from tests.browser.flows import create_room, join_by_link, room_id
 from tests.browser.phone import PHONE, assert_no_sideways_scroll, assert_on_screen
 
 HOSTILE = [
@@ -136,9 +136,7 @@ def test_two_seats_talk_react_and_mute_in_both_languages(
     create_room(page, chat_server_url, game="gin_rummy", name="Ann")
     room = room_id(page)
     bea_page, _ = open_phone(new_page, "zh-CN")
-    bea_page.goto(f"{chat_server_url}/r/{room}")
-    bea_page.fill("#join-name", "小贝")
-    bea_page.click("#join-button")
+    join_by_link(bea_page, f"{chat_server_url}/r/{room}", "小贝")
     bea_page.wait_for_selector(".seat-row")
 
     # Ann: a quick reaction is one tap after unfolding, then a typed line.

@@ -113,7 +113,11 @@ async def test_a_paused_owner_finds_itself_fenced_and_acknowledges_nothing(
     assert answer.json()["error"]["code"] in {"room_moved", "room_unavailable", "stale_version"}
     async with base(n1) as http:
         replay = (
-            await http.get(f"/api/matches/{state['state']['room']['match_id']}/replay")
+            # The room is private: its invite link (the room id) opens its history.
+            await http.get(
+                f"/api/matches/{state['state']['room']['match_id']}/replay",
+                params={"room": room_id},
+            )
         ).json()
     assert [step for step in replay["steps"] if step["seat"] is not None] == []
 
