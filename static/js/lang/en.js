@@ -28,6 +28,7 @@ export default {
   "game.rummikub.blurb": "Tiles, 2–4 players: empty your rack, rearrange the whole table.",
 
   "lobby.create": "Start a game",
+  "lobby.more_options": "More options (rules, listing, hints, rating)",
   "lobby.create_button": "Create room",
   "lobby.game": "Game",
   "lobby.your_name": "Your name",

@@ -28,6 +28,7 @@ export default {
   "game.rummikub.blurb": "数字牌，2–4 人：打光牌架，可重新排列整个桌面。",
 
   "lobby.create": "开一局",
+  "lobby.more_options": "更多选项（规则、公开、提示、计分）",
   "lobby.create_button": "创建房间",
   "lobby.game": "游戏",
   "lobby.your_name": "你的名字",
