@@ -10,7 +10,7 @@ import { tileElement, tileName } from "./tiles.js";
 // Why a meld is not valid, in the page's words (read here as the server reads it).
 export function whyInvalid(meld) {
   const local = readMeld(meld.tiles);
-  return local.error ? t(`rk.why.${local.error}`) : (meld.reason ?? "");
+  return local.error ? t(`rk.why.${local.error}`, local.detail) : (meld.reason ?? "");
 }
 
 function meldMark(meld) {
