@@ -188,6 +188,8 @@ export default {
   "gin.hand_over": "The hand is over.",
   "gin.do.upcard_offer": "Your turn: take the upcard, or pass it.",
   "gin.do.draw": "Your turn: draw from the stock or take the top of the discard pile (click or drag it to your hand).",
+  "gin.do.draw_stock": "Your turn: both players passed the upcard, so draw from the stock (click or drag it to your hand).",
+  "gin.do.discard_touch": "Discard a card: tap it and press Discard, or drag it to the discard pile. Or knock.",
   "gin.do.discard": "Discard a card: select it and press Discard, double-click it, or drag it to the discard pile. Or knock.",
   "gin.wait.upcard_offer": "{name} decides on the upcard…",
   "gin.wait.draw": "{name} is drawing…",

@@ -188,6 +188,8 @@ export default {
   "gin.hand_over": "本局已结束。",
   "gin.do.upcard_offer": "轮到你：拿起桌面上的明牌，或选择跳过。",
   "gin.do.draw": "轮到你：从牌库抽牌，或拿弃牌堆顶牌（点击或拖到你的手牌）。",
+  "gin.do.draw_stock": "轮到你：双方都跳过了明牌，请从牌库抽牌（点击或拖到你的手牌）。",
+  "gin.do.discard_touch": "弃一张牌：点选后按“弃牌”，或拖到弃牌堆。也可以敲牌。",
   "gin.do.discard": "弃一张牌：选中后按“弃牌”，或双击，或拖到弃牌堆。也可以敲牌。",
   "gin.wait.upcard_offer": "{name} 正在决定是否要明牌…",
   "gin.wait.draw": "{name} 正在抽牌…",

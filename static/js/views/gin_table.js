@@ -60,6 +60,13 @@ export function createGinTable(container, controller) {
   }
 
   // The draws a player may try now; a refusal says why instead of doing nothing.
+  // Whether the server lists a move of this kind (and draw source) for this seat now: the
+  // prompts and highlights follow the rules it applies (after two passes, the stock only).
+  function allowed(type, source = null) {
+    const legal = state.you?.legal ?? [];
+    return legal.some((a) => a.type === type && (source === null || a.source === source));
+  }
+
   function takeFrom(source) {
     const table = myTable(state.game);
     if (!myTurn(table)) return showError({ code: table?.phase === "over" ? "hand_over" : "not_your_turn" });
@@ -69,6 +76,7 @@ export function createGinTable(container, controller) {
       return act({ type: "take_upcard" });
     }
     return act({ type: "draw", source });
+    if (source === "discard" && !allowed("draw", "discard")) return showError({ code: "must_draw_from_stock" });
   }
 
   function context(table, game) {
@@ -166,9 +174,8 @@ export function createGinTable(container, controller) {
 
   function centre(table, game) {
     const mine = myTurn(table);
-    const canDraw = mine && table.phase === "draw";
-    const offer = table.phase === "upcard_offer";
-    const canTakeDiscard = mine && (canDraw || offer);
+    const canDraw = mine && allowed("draw", "stock");
+    const canTakeDiscard = mine && (allowed("draw", "discard") || allowed("take_upcard"));
     const top = table.discard_pile[table.discard_pile.length - 1];
     const stock = cardBack({
       drag: live ? "stock" : null,
@@ -205,6 +212,9 @@ export function createGinTable(container, controller) {
   function turnText(table) {
     if (!table || table.phase === "over") return t("gin.hand_over");
     if (myTurn(table)) return t(`gin.do.${table.phase}`);
+    if (myTurn(table) && table.phase === "draw" && !allowed("draw", "discard")) return t("gin.do.draw_stock");
+    // A finger cannot double-click: the touch screen's prompt names what it can do.
+    if (myTurn(table) && table.phase === "discard" && matchMedia("(pointer: coarse)").matches) return t("gin.do.discard_touch");
     return awayLine(state.room, table.turn, seatName(table.turn)) ?? t(`gin.wait.${table.phase}`, { name: seatName(table.turn) });
   }
 
