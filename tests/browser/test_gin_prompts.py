@@ -1,6 +1,7 @@
 """Gin Rummy's prompts and highlights follow the moves the server allows: after both players
-pass the upcard the draw is from the stock only (the discard pile neither offered nor marked) and
-a refusal's message goes once a move is accepted."""
+pass the upcard the draw is from the stock only (the discard pile neither offered nor marked),
+a refusal's message goes once a move is accepted, and a new hand brings the table's top (the
+header and the players' names) back into view."""
 
 from __future__ import annotations
 
@@ -11,14 +12,17 @@ import pytest
 
 from app.games.gin_rummy.engine import first_dealer
 from tests.browser.conftest import UNMELDED_SEED, screenshot
-from tests.browser.flows import join_by_link, press_ready, version, wait_past
-from tests.browser.phone import PHONE
+from tests.browser.flows import join_by_link, press_ready, seat_token, version, wait_past
+from tests.browser.phone import PHONE, SETTLED, assert_on_screen
+from tests.browser.rated_matches import quick_move
 
 DESKTOP = {"width": 1366, "height": 800}
 STOCK_ONLY = {
     "en-US": "Your turn: both players passed the upcard, so draw from the stock",
     "zh-CN": "轮到你：双方都跳过了明牌，请从牌库抽牌",
 }
+# A hand played by both seats' quick moves ends long before this many.
+MAX_MOVES = 400
 
 
 class Seat:
@@ -89,3 +93,39 @@ def test_after_two_passes_only_the_stock_is_offered(
     page.click("#stock")
     wait_past(page, before)
     assert refusal.count() == 0, "the refusal stayed after an accepted draw"
+
+
+@pytest.mark.parametrize(
+    ("locale", "viewport"), [("zh-CN", PHONE), ("en-US", DESKTOP)], ids=["zh-phone", "en-desktop"]
+)
+def test_a_new_hand_brings_the_table_back_into_view(
+    seeded_server_url, new_page, locale, viewport
+) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(locale, viewport=viewport)
+    friend, room = a_table_with_a_friend(seeded_server_url, page)
+    mine = Seat(seeded_server_url, room, seat_token(page, room)["token"])
+    for _ in range(MAX_MOVES):
+        moved = False
+        for seat in (mine, friend):
+            _, document = seat.state()
+            if document["room"]["status"] != "playing":
+                break
+            legal = document["you"]["legal"]
+            if legal:
+                seat.act(quick_move(document["game"]["me"]["hand"], legal))
+                moved = True
+        if not moved:
+            break
+    page.wait_for_selector("#hand-outcome")
+    page.wait_for_function(SETTLED)
+    # The player reads the result and the scores below the table, then the next hand comes.
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_function("window.scrollY > 0")
+    friend.ready()
+    page.click("#next-hand-button")
+    page.wait_for_selector("#hand-outcome", state="detached")
+    page.wait_for_function("window.scrollY === 0")
+    page.wait_for_function(SETTLED)
+    assert_on_screen(page, ".room-head h1")
+    assert_on_screen(page, '.seat[data-seat="0"]')
+    screenshot(page, f"gin-new-hand-{locale}-{viewport['width']}", full_page=False)

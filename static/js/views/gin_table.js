@@ -14,7 +14,7 @@ import { enableDrag } from "./drag.js";
 import { createGinHand } from "./gin_hand.js";
 import { bestEnding, endingOptions } from "./gin_knock.js";
 import { handOutcome, matchScoreboard, matchWinnerText, outcomeSummary } from "./gin_results.js";
-import { createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
+import { createDealReturn, createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
 import { createHint } from "./hint.js";
 import { flyFrom } from "./motion.js";
 import { createMoveList } from "./move_list.js";
@@ -34,6 +34,7 @@ export function createGinTable(container, controller) {
   const hint = createHint(controller, () => draw());
   const log = createMoveList("gin_rummy");
   const reveal = createRevealer();
+  const dealReturn = createDealReturn();
   let suggestion = null;
   // The other players' moves still to animate.
   let flights = [];
@@ -59,7 +60,6 @@ export function createGinTable(container, controller) {
     return live && mySeat() !== null && table?.turn === mySeat();
   }
 
-  // The draws a player may try now; a refusal says why instead of doing nothing.
   // Whether the server lists a move of this kind (and draw source) for this seat now: the
   // prompts and highlights follow the rules it applies (after two passes, the stock only).
   function allowed(type, source = null) {
@@ -67,6 +67,7 @@ export function createGinTable(container, controller) {
     return legal.some((a) => a.type === type && (source === null || a.source === source));
   }
 
+  // The draws a player may try now; a refusal says why instead of doing nothing.
   function takeFrom(source) {
     const table = myTable(state.game);
     if (!myTurn(table)) return showError({ code: table?.phase === "over" ? "hand_over" : "not_your_turn" });
@@ -75,8 +76,8 @@ export function createGinTable(container, controller) {
       if (source === "stock") return showError({ code: "upcard_first" });
       return act({ type: "take_upcard" });
     }
-    return act({ type: "draw", source });
     if (source === "discard" && !allowed("draw", "discard")) return showError({ code: "must_draw_from_stock" });
+    return act({ type: "draw", source });
   }
 
   function context(table, game) {
@@ -211,10 +212,10 @@ export function createGinTable(container, controller) {
   // The turn line in words (also announced to screen readers).
   function turnText(table) {
     if (!table || table.phase === "over") return t("gin.hand_over");
-    if (myTurn(table)) return t(`gin.do.${table.phase}`);
     if (myTurn(table) && table.phase === "draw" && !allowed("draw", "discard")) return t("gin.do.draw_stock");
     // A finger cannot double-click: the touch screen's prompt names what it can do.
     if (myTurn(table) && table.phase === "discard" && matchMedia("(pointer: coarse)").matches) return t("gin.do.discard_touch");
+    if (myTurn(table)) return t(`gin.do.${table.phase}`);
     return awayLine(state.room, table.turn, seatName(table.turn)) ?? t(`gin.wait.${table.phase}`, { name: seatName(table.turn) });
   }
 
@@ -426,6 +427,7 @@ export function createGinTable(container, controller) {
     fly();
     const outcome = root.querySelector("#match-banner") ?? root.querySelector("#hand-outcome");
     if (outcome) reveal(outcome, `${game.hand_number}:${Boolean(game.result)}`);
+    else if (live) dealReturn(game.hand_number);
   }
 
   return {

@@ -9,7 +9,7 @@ import { errorText, listText, t } from "../i18n.js";
 import { readMeld } from "../rules/rummikub_melds.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag, insertionIndex } from "./drag.js";
-import { createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
+import { createDealReturn, createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
 import { createHint } from "./hint.js";
 import { flyFrom, positions, slideMoved } from "./motion.js";
 import { createMoveList } from "./move_list.js";
@@ -32,6 +32,7 @@ export function createRummikubTable(container, controller) {
   const hint = createHint(controller, () => draw());
   const log = createMoveList("rummikub");
   const reveal = createRevealer();
+  const dealReturn = createDealReturn();
   const rack = createRack({ redraw: () => draw() });
   let suggestion = null;
   // What to animate after the next draw.
@@ -338,6 +339,7 @@ export function createRummikubTable(container, controller) {
     animate();
     const outcome = root.querySelector("#match-banner") ?? root.querySelector("#round-result");
     if (outcome) reveal(outcome, `${game().round}:${Boolean(game().result)}`);
+    else if (live) dealReturn(game().round);
   }
 
   return {
