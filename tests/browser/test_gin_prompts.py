@@ -11,43 +11,16 @@ import httpx
 import pytest
 
 from app.games.gin_rummy.engine import first_dealer
+from tests.browser.api_seats import Seat, play_gin_until
 from tests.browser.conftest import UNMELDED_SEED, screenshot
 from tests.browser.flows import join_by_link, press_ready, seat_token, version, wait_past
 from tests.browser.phone import PHONE, SETTLED, assert_on_screen
-from tests.browser.rated_matches import quick_move
 
 DESKTOP = {"width": 1366, "height": 800}
 STOCK_ONLY = {
     "en-US": "Your turn: both players passed the upcard, so draw from the stock",
     "zh-CN": "轮到你：双方都跳过了明牌，请从牌库抽牌",
 }
-# A hand played by both seats' quick moves ends long before this many.
-MAX_MOVES = 400
-
-
-class Seat:
-    """A seat played through the REST API."""
-
-    def __init__(self, base: str, room: str, token: str) -> None:
-        self.http = httpx.Client(base_url=base, timeout=30)
-        self.room = room
-        self.headers = {"Authorization": f"Bearer {token}"}
-
-    def state(self) -> tuple[int, dict[str, Any]]:
-        answer = self.http.get(f"/api/rooms/{self.room}/state", headers=self.headers).json()
-        return answer["version"], answer["state"]
-
-    def act(self, action: dict[str, Any]) -> None:
-        known, _ = self.state()
-        answer = self.http.post(
-            f"/api/rooms/{self.room}/actions",
-            json={"action": action, "version": known},
-            headers=self.headers,
-        )
-        assert answer.status_code == 200, answer.text
-
-    def ready(self) -> None:
-        self.http.post(f"/api/rooms/{self.room}/ready", headers=self.headers)
 
 
 def a_table_with_a_friend(base: str, page: Any) -> tuple[Seat, str]:
@@ -104,18 +77,7 @@ def test_a_new_hand_brings_the_table_back_into_view(
     page = new_page(locale, viewport=viewport)
     friend, room = a_table_with_a_friend(seeded_server_url, page)
     mine = Seat(seeded_server_url, room, seat_token(page, room)["token"])
-    for _ in range(MAX_MOVES):
-        moved = False
-        for seat in (mine, friend):
-            _, document = seat.state()
-            if document["room"]["status"] != "playing":
-                break
-            legal = document["you"]["legal"]
-            if legal:
-                seat.act(quick_move(document["game"]["me"]["hand"], legal))
-                moved = True
-        if not moved:
-            break
+    play_gin_until([mine, friend], ("between_hands",))
     page.wait_for_selector("#hand-outcome")
     page.wait_for_function(SETTLED)
     # The player reads the result and the scores below the table, then the next hand comes.

@@ -5,13 +5,14 @@ import { cardName } from "../game_text.js";
 import { listText, t } from "../i18n.js";
 import { cardElement } from "./cards.js";
 import { h } from "./dom.js";
+import { nameElement } from "./names.js";
 
 function playerLayout(player, outcome, layoffsOnto, seatName) {
   const role = player.seat === outcome.knocker ? t("gin.knocker") : t("gin.defender");
   return h(
     "div.layout",
     { dataset: { seat: player.seat } },
-    h("div.who", {}, seatName(player.seat), outcome.knocker === null ? null : h("span.badge", {}, role)),
+    h("div.who", {}, nameElement(seatName(player.seat)), outcome.knocker === null ? null : h("span.badge", {}, role)),
     h(
       "div.hand-groups",
       {},
@@ -82,7 +83,7 @@ function sideName(side, seatName) {
 export function matchScoreboard(game, seatName) {
   const sides = game.sides ?? [];
   const history = game.history ?? [];
-  const head = h("tr", {}, h("th", {}, t("gin.hand")), sides.map((side) => h("th", {}, sideName(side, seatName))), h("th", {}, t("gin.how")));
+  const head = h("tr", {}, h("th", {}, t("gin.hand")), sides.map((side) => h("th", {}, side.map((seat, i) => [i ? " + " : "", nameElement(seatName(seat))]))), h("th", {}, t("gin.how")));
   const rows = history.map((record) =>
     h(
       "tr",

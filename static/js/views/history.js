@@ -5,7 +5,7 @@ import { api } from "../api.js";
 import { actionText } from "../action_text.js";
 import { gameName, seatLabel } from "../game_text.js";
 import { readWithKey } from "../identity.js";
-import { language, t } from "../i18n.js";
+import { isolate, language, t } from "../i18n.js";
 import { clear, h } from "./dom.js";
 import { nameElement } from "./names.js";
 import { createGinTable } from "./gin_table.js";
@@ -90,11 +90,11 @@ function listPage(main) {
             h(
               "tr",
               { dataset: { match: m.match_id } },
-              h("td", {}, gameName(m.game)),
-              h("td.names", {}, m.seats.map((s, i) => [i ? ", " : "", seatNameLink(s), s.final_score === null ? "" : ` (${s.final_score})`])),
-              h("td.names", {}, m.winners.map((w, i) => [i ? ", " : "", seatNameLink(m.seats[w])])),
-              h("td", {}, when(m.finished_at ?? m.created_at)),
-              h("td", {}, h("a.button.small", { href: `/history/${m.match_id}`, "data-link": true }, t("history.replay"))),
+              h("td.game", {}, gameName(m.game)),
+              h("td.names", { dataset: { label: t("history.players") } }, m.seats.map((s, i) => [i ? ", " : "", seatNameLink(s), s.final_score === null ? "" : ` (${s.final_score})`])),
+              h("td.names", { dataset: { label: t("history.winner") } }, m.winners.map((w, i) => [i ? ", " : "", seatNameLink(m.seats[w])])),
+              h("td", { dataset: { label: t("history.when") } }, when(m.finished_at ?? m.created_at)),
+              h("td.replay-cell", {}, h("a.button.small", { href: `/history/${m.match_id}`, "data-link": true }, t("history.replay"))),
             ),
           ),
         ),
@@ -172,7 +172,7 @@ function replayPage(main, matchId) {
     const button = (key, id, onclick, disabled) => h("button", { type: "button", id, onclick, disabled }, t(key));
     clear(
       controls,
-      h("h1", {}, gameName(replay.match.game), " · ", replay.match.seats.map((s) => seatLabel(s, s.seat)).join(", ")),
+      h("h1", {}, gameName(replay.match.game), " · ", replay.match.seats.map((s, i) => [i ? ", " : "", nameElement(seatLabel(s, s.seat))])),
       h(
         "div.replay-bar",
         {},
@@ -207,7 +207,7 @@ function replayPage(main, matchId) {
                 },
               },
               h("option", { value: "", selected: viewpoint === null }, t("room.spectating")),
-              seats.map((s) => h("option", { value: s.seat, selected: viewpoint === s.seat }, seatLabel(s, s.seat))),
+              seats.map((s) => h("option", { value: s.seat, selected: viewpoint === s.seat }, isolate(seatLabel(s, s.seat)))),
             )
           : null,
       ),
