@@ -246,6 +246,8 @@ export function createGinTable(container, controller) {
   function handArea(table, game) {
     const me = game.me;
     if (!me) {
+      // A finished match's replay shows every hand face up: nothing is hidden to say so.
+      if (table.players.every((p) => p.cards)) return null;
       const seated = state.you?.seat !== null && state.you?.seat !== undefined;
       return h("p.muted.sit-out", {}, seated ? t("gin.sitting_out") : t("room.spectator_view"));
     }
