@@ -32,6 +32,7 @@ export function createGinTable(container, controller) {
   // Without a controller (a replay) the table is only shown, never played.
   const live = Boolean(controller);
   const hint = createHint(controller, () => draw());
+  let rebuilt = false;
   const log = createMoveList("gin_rummy");
   const reveal = createRevealer();
   const dealReturn = createDealReturn();
@@ -441,6 +442,15 @@ export function createGinTable(container, controller) {
         // The hand's result stays in the log after the next deal takes it off the table.
         const ended = myTable(state.game)?.outcome;
         if (before && ended && !myTable(before)?.outcome) log.note(() => outcomeSummary(ended, seatName));
+      }
+      // A page opened or reloaded mid-match has no earlier view to follow: the log and the
+      // last-move marks are rebuilt from the server's log of the match.
+      if (live && !before && state.game && !rebuilt) {
+        rebuilt = true;
+        controller.matchViews().then((views) => {
+          log.rebuild(views, { me: mySeat() });
+          draw();
+        });
       }
       hand.update(before?.me?.hand ?? [], state.game?.me?.hand ?? []);
       draw();

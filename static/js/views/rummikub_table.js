@@ -30,6 +30,7 @@ export function createRummikubTable(container, controller) {
   let selected = null;
   const live = Boolean(controller);
   const hint = createHint(controller, () => draw());
+  let rebuilt = false;
   const log = createMoveList("rummikub");
   const reveal = createRevealer();
   const dealReturn = createDealReturn();
@@ -356,6 +357,15 @@ export function createRummikubTable(container, controller) {
         // The round's result stays in the log after the next round takes it off the table.
         const ended = g?.last_round;
         if (before && ended && !before.last_round) log.note(() => roundSummary(ended, seatName));
+      }
+      // A page opened or reloaded mid-match has no earlier view to follow: the log and the
+      // last-move marks are rebuilt from the server's log of the match.
+      if (live && !before && g && !rebuilt) {
+        rebuilt = true;
+        controller.matchViews().then((views) => {
+          log.rebuild(views, { me: mySeat() });
+          draw();
+        });
       }
       const visible = new Set([...(g?.rack ?? []), ...(g ? melds().flatMap((m) => m.tiles) : [])]);
       if (selected && !visible.has(selected)) selected = null;
