@@ -1,7 +1,8 @@
 """Gin Rummy's prompts and highlights follow the moves the server allows: after both players
 pass the upcard the draw is from the stock only (the discard pile neither offered nor marked),
-a refusal's message goes once a move is accepted, and a new hand brings the table's top (the
-header and the players' names) back into view."""
+a refusal's message goes once a move is accepted, the hand's panel and its result show one
+deadwood figure, and a new hand brings the table's top (the header and the players' names)
+back into view."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ STOCK_ONLY = {
     "en-US": "Your turn: both players passed the upcard, so draw from the stock",
     "zh-CN": "轮到你：双方都跳过了明牌，请从牌库抽牌",
 }
+
+
+def digits(text: str) -> str:
+    return "".join(c for c in text if c.isdigit())
 
 
 def a_table_with_a_friend(base: str, page: Any) -> tuple[Seat, str]:
@@ -80,6 +85,10 @@ def test_a_new_hand_brings_the_table_back_into_view(
     play_gin_until([mine, friend], ("between_hands",))
     page.wait_for_selector("#hand-outcome")
     page.wait_for_function(SETTLED)
+    # One deadwood figure: the hand's panel shows what the result counted (after lay-offs).
+    seat = page.evaluate("window.meldhall.store.state.you.seat")
+    counted = page.locator(f'#hand-outcome .layout[data-seat="{seat}"] .deadwood').inner_text()
+    assert digits(page.locator("#deadwood").inner_text()) == digits(counted)
     # The player reads the result and the scores below the table, then the next hand comes.
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     page.wait_for_function("window.scrollY > 0")

@@ -220,7 +220,7 @@ export default {
   "gin.big_gin": "大清牌！（11 张全部成组合）",
   "gin.table_n": "第 {n} 桌",
   "gin.knocker": "敲牌者",
-  "gin.defender": "对手",
+  "gin.defender": "防守方",
   "gin.laid_off_card": "{card}，已搭接",
   "gin.laid_off": "搭接：{cards}",
   "gin.result.draw": "牌库只剩两张：本局平局，双方都不得分。",

@@ -15,6 +15,13 @@ import { rovingFocus } from "./roving.js";
 import { showError } from "./toasts.js";
 
 // act(action) sends a move; redraw() redraws the table.
+// Once the hand is over, the deadwood the result counted (after the defender's lay-offs), so
+// the table and the result show one figure.
+function deadwoodShown(table, me) {
+  const counted = table.outcome?.players?.find((p) => p.seat === me.seat);
+  return counted ? counted.deadwood_points : me.arrangement.deadwood_points;
+}
+
 export function createGinHand({ act, redraw }) {
   const layouts = createLayoutPicker(redraw);
   let selected = null;
@@ -137,7 +144,7 @@ export function createGinHand({ act, redraw }) {
           "div.hand-head",
           {},
           h("span", {}, t("gin.your_hand", { name: seatName(me.seat) })),
-          h("span.deadwood", { id: "deadwood" }, t("gin.deadwood_n", { n: me.arrangement.deadwood_points })),
+          h("span.deadwood", { id: "deadwood" }, t("gin.deadwood_n", { n: deadwoodShown(table, me) })),
           me.knock_deadwood !== null && me.knock_deadwood !== undefined
             ? h("span.muted", {}, t("gin.best_knock", { n: me.knock_deadwood }))
             : null,

@@ -199,15 +199,21 @@ export function createGinTable(container, controller) {
     return h(
       "div.gin-centre",
       {},
-      h("div.pile", {}, stock, h("span.pile-label", {}, t("gin.stock_n", { n: table.stock_count }))),
+      h("div.pile", {}, stock, pileLabel(t("gin.stock_n", { n: table.stock_count }))),
       h(
         "div.pile",
         { dataset: { drop: "discard" }, id: "discard-pile" },
         discard,
-        h("span.pile-label", {}, discardedBy ? t("gin.discarded_by", { name: seatName(discardedBy[0]) }) : t("gin.discard_pile")),
+        pileLabel(discardedBy ? t("gin.discarded_by", { name: seatName(discardedBy[0]) }) : t("gin.discard_pile")),
       ),
       h("div.gin-status", {}, statusLine(table)),
     );
+  }
+
+  // A pile's label keeps its size (cut after two lines, the whole in its title), so the table
+  // does not shift when it changes.
+  function pileLabel(text) {
+    return h("span.pile-label", { title: text }, text);
   }
 
   // The turn line in words (also announced to screen readers).
