@@ -13,7 +13,7 @@ from tests.browser.phone import PHONE, SETTLED
 DESKTOP = {"width": 1366, "height": 800}
 CONTROLS = (
     "#top nav a, #prefs summary, #lang, #move-log summary, #more-options summary, select, "
-    "button:not(.card):not(.tile):not(.split), a.button"
+    "button:not(.card):not(.tile):not(.split):not(.grip), a.button"
 )
 # Each visible control smaller than 44 px either way, named.
 SMALL = """(selector) => [...document.querySelectorAll(selector)]

@@ -112,7 +112,9 @@ export function createRummikubTable(container, controller) {
       if (!myTurn()) return refuse("not_your_turn");
       const into = Number(where.slice(5));
       if (!touchable(melds()[into])) return refuse("initial_meld_touches_table");
-      if (into !== Number(value)) act({ type: "merge", meld: Number(value), into, pos: dropPosition(target, point, null) });
+      if (into !== Number(value)) {
+        act({ type: "merge", meld: Number(value), into, pos: mergePosition(Number(value), into, dropPosition(target, point, null)) });
+      }
     }
   });
 
@@ -122,6 +124,26 @@ export function createRummikubTable(container, controller) {
     if (meld && !touchable(meld)) return refuse("initial_meld_touches_table");
     selected = selected === tile ? null : tile;
     return draw();
+  }
+
+  // The selected tile into meld `index` where a tap on one of its tiles was.
+  function placeAt(index, event) {
+    if (!myTurn()) return refuse("not_your_turn");
+    const target = root.querySelector(`.meld[data-meld="${index}"]`);
+    return toMeld(selected, index, { x: event.clientX, y: event.clientY }, target);
+  }
+
+  // Where meld `from` goes into meld `into`: where it was dropped, unless the merged tiles only
+  // read as a meld with it elsewhere (a run in order, a joker where it fits).
+  function mergePosition(from, into, pointed) {
+    const moving = melds()[from].tiles;
+    const others = melds()[into].tiles;
+    const mergedAt = (pos) => [...others.slice(0, pos), ...moving, ...others.slice(pos)];
+    if (readMeld(mergedAt(pointed)).kind) return pointed;
+    for (let pos = 0; pos <= others.length; pos += 1) {
+      if (readMeld(mergedAt(pos)).kind) return pos;
+    }
+    return pointed;
   }
 
   function tapTarget(where) {
@@ -167,9 +189,10 @@ export function createRummikubTable(container, controller) {
   }
   if (live) document.addEventListener("keydown", onShortcut);
 
-  // The tiles the other players laid in their last turns.
+  // The tiles the other players laid or moved in their last turns: they stay marked until
+  // that player's next turn, however quickly the turns pass.
   function markedTiles() {
-    return new Set(log.lastMoves().flatMap(([, move]) => move.tiles ?? []));
+    return new Set(log.lastMoves().flatMap(([, move]) => [...(move.tiles ?? []), ...(move.moved ?? [])]));
   }
 
   function tableArea() {
@@ -191,6 +214,7 @@ export function createRummikubTable(container, controller) {
           act,
           select,
           tapTarget,
+          placeAt,
           onKey,
         }),
       ),
