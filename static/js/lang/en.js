@@ -458,6 +458,8 @@ export default {
   "presence.away_wait": "{name} is offline. Waiting {seconds} s for them to come back…",
   "presence.away_over": "{name} is offline: any player may let a bot play for them.",
   "gin.sort_melds": "Sort by melds",
+  "gin.sort_suit": "By suit",
+  "gin.sort_rank": "By rank",
   "gin.discarded_by": "Discarded by {name}",
   "gin.keys": "Keys: S stock · T take the discard · P pass · ←→ choose · Enter select · D discard · K knock or lay off",
   "gin.match_tied_score": "The match ends level, {score}.",

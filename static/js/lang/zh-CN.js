@@ -458,6 +458,8 @@ export default {
   "presence.away_wait": "{name} 已离线，等 TA 回来（还剩 {seconds} 秒）…",
   "presence.away_over": "{name} 已离线：任何玩家都可以让机器人替 TA 出牌。",
   "gin.sort_melds": "按组合排列",
+  "gin.sort_suit": "按花色",
+  "gin.sort_rank": "按点数",
   "gin.discarded_by": "{name} 弃出",
   "gin.keys": "按键：S 从牌库抽 · T 拿弃牌 · P 跳过 · ←→ 选牌 · Enter 选中 · D 弃牌 · K 敲牌或搭接",
   "gin.match_tied_score": "比赛打平，{score}。",

@@ -14,7 +14,6 @@ import { createLayoutPicker } from "./gin_layout_picker.js";
 import { rovingFocus } from "./roving.js";
 import { showError } from "./toasts.js";
 
-// act(action) sends a move; redraw() redraws the table.
 // Once the hand is over, the deadwood the result counted (after the defender's lay-offs), so
 // the table and the result show one figure.
 function deadwoodShown(table, me) {
@@ -22,6 +21,16 @@ function deadwoodShown(table, me) {
   return counted ? counted.deadwood_points : me.arrangement.deadwood_points;
 }
 
+// The hand sorted by suit (then rank) or by rank (then suit), ace low.
+const SUIT_ORDER = "SHCD";
+const rank = (card) => Number(card.slice(1));
+const suit = (card) => SUIT_ORDER.indexOf(card[0]);
+const SORTS = {
+  suit: (a, b) => suit(a) - suit(b) || rank(a) - rank(b),
+  rank: (a, b) => rank(a) - rank(b) || suit(a) - suit(b),
+};
+
+// act(action) sends a move; redraw() redraws the table.
 export function createGinHand({ act, redraw }) {
   const layouts = createLayoutPicker(redraw);
   let selected = null;
@@ -151,6 +160,10 @@ export function createGinHand({ act, redraw }) {
           order
             ? h("button.small", { type: "button", id: "sort-melds", onclick: () => { order = null; redraw(); } }, t("gin.sort_melds"))
             : null,
+          // A sort is the player's own order from then on: dragging moves cards within it.
+          Object.entries(SORTS).map(([by, compare]) =>
+            h("button.small", { type: "button", id: `sort-${by}`, onclick: () => { order = [...me.hand].sort(compare); redraw(); } }, t(`gin.sort_${by}`)),
+          ),
         ),
         cards(ctx),
         options ? moveButtons(ctx) : null,
