@@ -56,7 +56,7 @@ export function has(key) {
 // strong isolate) and U+2069 (pop directional isolate), so a name written right to left, or
 // ending in digits, cannot reorder the words around it wherever the sentence is shown (the
 // page, a toast, the tab's title, a screen reader).
-const NAME_PARAMS = new Set(["name", "who", "knocker", "winner"]);
+const NAME_PARAMS = new Set(["name", "who", "knocker"]);
 
 export function isolate(name) {
   return `\u2068${name}\u2069`;

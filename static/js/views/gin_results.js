@@ -2,7 +2,7 @@
 // match scoreboard (hands, totals, line, game and shutout bonuses).
 
 import { cardName } from "../game_text.js";
-import { listText, t } from "../i18n.js";
+import { isolate, listText, t } from "../i18n.js";
 import { cardElement } from "./cards.js";
 import { h } from "./dom.js";
 import { nameElement } from "./names.js";
@@ -41,7 +41,7 @@ function playerLayout(player, outcome, layoffsOnto, seatName) {
 export function outcomeSummary(outcome, seatName) {
   if (outcome.ending === "draw") return t("gin.result.draw");
   return t(`gin.result.${outcome.ending}`, {
-    winner: seatName(outcome.winner),
+    winner: isolate(seatName(outcome.winner)),
     knocker: seatName(outcome.knocker),
     points: outcome.points,
   });

@@ -451,7 +451,7 @@ export function createGinTable(container, controller) {
       }
       // A page opened or reloaded mid-match has no earlier view to follow: the log and the
       // last-move marks are rebuilt from the server's log of the match.
-      if (live && !before && state.game && !rebuilt) {
+      if (live && !before && state.game && !rebuilt && controller.matchViews) {
         rebuilt = true;
         controller.matchViews().then((views) => {
           log.rebuild(views, { me: mySeat() });

@@ -384,7 +384,7 @@ export function createRummikubTable(container, controller) {
       }
       // A page opened or reloaded mid-match has no earlier view to follow: the log and the
       // last-move marks are rebuilt from the server's log of the match.
-      if (live && !before && g && !rebuilt) {
+      if (live && !before && g && !rebuilt && controller.matchViews) {
         rebuilt = true;
         controller.matchViews().then((views) => {
           log.rebuild(views, { me: mySeat() });
