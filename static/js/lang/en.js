@@ -69,6 +69,7 @@ export default {
   "room.watch": "Watch as a spectator",
   "room.spectating": "Spectating",
   "room.empty_seat": "empty seat",
+  "room.friend_joined": "{name} joined the room.",
   "room.bot_seat": "Bot {n} ({level})",
   "room.bot": "bot",
   "room.bot_level": "Bot difficulty",

@@ -69,6 +69,7 @@ export default {
   "room.watch": "以观众身份观战",
   "room.spectating": "观战中",
   "room.empty_seat": "空座位",
+  "room.friend_joined": "{name} 加入了房间。",
   "room.bot_seat": "机器人 {n}（{level}）",
   "room.bot": "机器人",
   "room.bot_level": "机器人难度",
