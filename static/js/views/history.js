@@ -7,6 +7,7 @@ import { actionText } from "../action_text.js";
 import { gameName, seatLabel } from "../game_text.js";
 import { readWithKey } from "../identity.js";
 import { isolate, language, t } from "../i18n.js";
+import { avatarElement } from "./avatar.js";
 import { clear, h } from "./dom.js";
 import { nameElement } from "./names.js";
 import { createGinTable } from "./gin_table.js";
@@ -25,7 +26,7 @@ function when(iso) {
 // A seat's name, isolated, and a link to its player's profile when it had one.
 function seatNameLink(seat) {
   const name = nameElement(seatLabel(seat, seat.seat));
-  return seat.player_id ? h("a", { href: `/p/${seat.player_id}`, "data-link": true }, name) : name;
+  return [avatarElement(seat), seat.player_id ? h("a", { href: `/p/${seat.player_id}`, "data-link": true }, name) : name];
 }
 
 export function historyPage(main, [matchId]) {
