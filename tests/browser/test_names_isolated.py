@@ -115,12 +115,15 @@ def test_hostile_names_stay_in_their_place_on_every_page(  # type: ignore[no-unt
 
     play_gin_until([friend, mine], ("finished",))
     page.wait_for_selector("#match-banner")
+    # Each seat's face beside its name in the results, as in the room and the history.
+    assert page.locator("#hand-outcome .layout .who .avatar").count() == 2
     screenshot(page, f"names-results-{locale}-{viewport['width']}")
     assert_names_safe(page, names, at_least=4)
     match_id = page.evaluate("window.meldhall.store.state.room.match_id")
 
     page.goto(f"{base}/history")
     page.wait_for_selector(f'tr[data-match="{match_id}"]')
+    assert page.locator(f'tr[data-match="{match_id}"] .avatar').count() >= 2
     screenshot(page, f"names-history-{locale}-{viewport['width']}")
     assert_names_safe(page, names, at_least=2)
 

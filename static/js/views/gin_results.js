@@ -4,15 +4,16 @@
 import { cardName } from "../game_text.js";
 import { isolate, listText, t } from "../i18n.js";
 import { cardElement } from "./cards.js";
+import { avatarElement } from "./avatar.js";
 import { h } from "./dom.js";
 import { nameElement } from "./names.js";
 
-function playerLayout(player, outcome, layoffsOnto, seatName) {
+function playerLayout(player, outcome, layoffsOnto, seatName, seatInfo) {
   const role = player.seat === outcome.knocker ? t("gin.knocker") : t("gin.defender");
   return h(
     "div.layout",
     { dataset: { seat: player.seat } },
-    h("div.who", {}, nameElement(seatName(player.seat)), outcome.knocker === null ? null : h("span.badge", {}, role)),
+    h("div.who", {}, avatarElement(seatInfo(player.seat)), nameElement(seatName(player.seat)), outcome.knocker === null ? null : h("span.badge", {}, role)),
     h(
       "div.hand-groups",
       {},
@@ -47,7 +48,8 @@ export function outcomeSummary(outcome, seatName) {
   });
 }
 
-export function handOutcome(outcome, seatName) {
+// seatInfo(seat): the room's seat (for its avatar), or null.
+export function handOutcome(outcome, seatName, seatInfo = () => null) {
   const defender = outcome.players.find((p) => p.seat !== outcome.knocker);
   const layoffsOnto = {};
   for (const layoff of defender?.layoffs ?? []) {
@@ -71,7 +73,7 @@ export function handOutcome(outcome, seatName) {
     { id: "hand-outcome", dataset: { ending: outcome.ending } },
     h("h3", {}, t("gin.hand_n_over", { n: outcome.hand }), " — ", h("span.ending", {}, t(`gin.ending.${outcome.ending}`))),
     h("p.summary", {}, summary),
-    h("div.layouts", {}, outcome.players.map((p) => playerLayout(p, outcome, outcome.knocker === p.seat ? layoffsOnto : {}, seatName))),
+    h("div.layouts", {}, outcome.players.map((p) => playerLayout(p, outcome, outcome.knocker === p.seat ? layoffsOnto : {}, seatName, seatInfo))),
     breakdown,
   );
 }

@@ -42,6 +42,7 @@ export function createGinTable(container, controller) {
 
   const seatName = (seat) => seatLabel(state?.room?.seats?.find((s) => s.seat === seat), seat);
   const mySeat = () => state?.game?.me?.seat ?? null;
+  const seatInfo = (seat) => state?.room?.seats?.find((s) => s.seat === seat) ?? null;
 
   const act = createMover(controller, {
     accepted: () => {
@@ -381,7 +382,7 @@ export function createGinTable(container, controller) {
   // The hand's result, first on the table while it is over, with the countdown to the next.
   function outcomePanel(table) {
     if (!table.outcome) return null;
-    const panel = handOutcome(table.outcome, seatName);
+    const panel = handOutcome(table.outcome, seatName, seatInfo);
     if (live && table === myTable(state.game)) panel.append(nextHandBar(state, controller) ?? "");
     return panel;
   }

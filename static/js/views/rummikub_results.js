@@ -3,6 +3,7 @@
 
 import { t } from "../i18n.js";
 import { rackPoints } from "../rules/rummikub_melds.js";
+import { avatarElement } from "./avatar.js";
 import { h } from "./dom.js";
 import { nameElement } from "./names.js";
 import { tileElement } from "./tiles.js";
@@ -36,7 +37,8 @@ export function roundSummary(last, seatName) {
 }
 
 // The round just over: who went out and every rack with its points; null while playing.
-export function roundResult(game, seatName) {
+// seatInfo(seat): the room's seat (for its avatar), or null.
+export function roundResult(game, seatName, seatInfo = () => null) {
   const last = game.last_round;
   if (!last) return null;
   return h(
@@ -51,7 +53,7 @@ export function roundResult(game, seatName) {
         h(
           "li",
           {},
-          h("span.who", {}, nameElement(seatName(seat))),
+          h("span.who", {}, avatarElement(seatInfo(seat)), nameElement(seatName(seat))),
           rack.length ? rack.map((tile) => tileElement(tile)) : h("span.badge.ready", {}, t("rk.rack_empty")),
           h("span.points", {}, t("rk.rack_value", { n: last.rack_values?.[seat] ?? rackPoints(rack), points: last.points[seat] })),
         ),

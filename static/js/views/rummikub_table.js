@@ -321,7 +321,7 @@ export function createRummikubTable(container, controller) {
   }
 
   function resultPanel() {
-    const result = roundResult(game(), seatName);
+    const result = roundResult(game(), seatName, (seat) => state.room.seats.find((s) => s.seat === seat) ?? null);
     if (result && live) result.append(nextHandBar(state, controller) ?? "");
     return result;
   }
