@@ -9,7 +9,7 @@ import pytest
 
 from tests.browser.conftest import screenshot
 from tests.browser.flows import GIN_MY_TURN_OR_OVER, RUMMIKUB_MY_TURN_OR_OVER, create_room
-from tests.browser.phone import PHONE, SETTLED
+from tests.browser.phone import PHONE, SETTLED, touch_input
 
 DESKTOP = {"width": 1366, "height": 800}
 PHONE_OPTIONS = {"viewport": PHONE, "has_touch": True, "is_mobile": True}
@@ -56,12 +56,7 @@ def mouse_drag_check(page: Any, selector: str, name: str) -> None:
 
 def touch_drag_check(page: Any, selector: str, name: str) -> None:
     x, y = centre(page, selector)
-    cdp = page.context.new_cdp_session(page)
-
-    def touch(kind: str, points: list[dict[str, float]]) -> None:
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-    try:
+    with touch_input(page) as touch:
         touch("touchStart", [{"x": x, "y": y}])
         for step in range(1, 6):
             touch("touchMove", [{"x": x + 6 * step, "y": y - 24 * step}])
@@ -69,8 +64,6 @@ def touch_drag_check(page: Any, selector: str, name: str) -> None:
         screenshot(page, name, full_page=False)
         touch("touchMove", [{"x": x, "y": y}])
         touch("touchEnd", [])
-    finally:
-        cdp.detach()
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])

@@ -29,10 +29,11 @@ SMALL = """(selector) => [...document.querySelectorAll(selector)]
     ids=["en-phone", "zh-phone", "en-desktop", "zh-desktop"],
 )
 def test_controls_are_big_enough_for_a_finger(server_url, new_page, locale, viewport) -> None:  # type: ignore[no-untyped-def]
+    lobby = new_page(locale, viewport=viewport)
+    lobby.goto(f"{server_url}/")
+    lobby.wait_for_selector("#create-room")
+    assert lobby.evaluate(SMALL, CONTROLS) == []
     page = new_page(locale, viewport=viewport)
-    page.goto(f"{server_url}/")
-    page.wait_for_selector("#create-room")
-    assert page.evaluate(SMALL, CONTROLS) == []
     create_room(page, server_url, game="gin_rummy", name="Tara", bots={1: "easy"})
     page.wait_for_function(GIN_MY_TURN_OR_OVER)
     # A move, so the table has its move log.
