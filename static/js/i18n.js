@@ -52,13 +52,24 @@ export function has(key) {
   return Object.prototype.hasOwnProperty.call(LANGUAGES[current], key);
 }
 
+// The parameters that carry people's names. Each goes into a sentence between U+2068 (first
+// strong isolate) and U+2069 (pop directional isolate), so a name written right to left, or
+// ending in digits, cannot reorder the words around it wherever the sentence is shown (the
+// page, a toast, the tab's title, a screen reader).
+const NAME_PARAMS = new Set(["name", "who", "knocker"]);
+
+export function isolate(name) {
+  return `\u2068${name}\u2069`;
+}
+
 // t("room.seat_n", {n: 2}) -> "Seat 2". A missing key falls back to English,
 // then to the key itself, so a gap is visible rather than blank.
 export function t(key, params = {}) {
   const table = LANGUAGES[current];
   let text = table[key] ?? en[key] ?? key;
   for (const [name, value] of Object.entries(params)) {
-    text = text.replaceAll(`{${name}}`, String(value));
+    const shown = NAME_PARAMS.has(name) ? isolate(value) : String(value);
+    text = text.replaceAll(`{${name}}`, shown);
   }
   return text;
 }

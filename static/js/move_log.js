@@ -75,6 +75,21 @@ function rackSize(game, seat) {
   return game.seats.find((s) => s.seat === seat)?.rack_size ?? 0;
 }
 
+// The tiles that were on the table before and sit among other tiles of the old table after
+// (the tiles just laid aside): the ones a player moved while rearranging.
+function movedTiles(before, after) {
+  const old = new Set(before.flatMap((meld) => meld.tiles));
+  const company = (table) =>
+    new Map(
+      table.flatMap((meld) => {
+        const kept = meld.tiles.filter((tile) => old.has(tile));
+        return kept.map((tile) => [tile, [...kept].sort().join(" ")]);
+      }),
+    );
+  const was = company(before);
+  return [...company(after)].filter(([tile, now]) => was.get(tile) !== now).map(([tile]) => tile);
+}
+
 // A Rummikub turn is many steps on the table; it is logged once, when it ends: the tiles that
 // came onto the table, or the draw, or the pass.
 function rummikubMoves(before, after) {
@@ -88,7 +103,8 @@ function rummikubMoves(before, after) {
   const seat = turn.seat;
   const onTable = new Set(before.table.flatMap((meld) => meld.tiles));
   const laid = after.table.flatMap((meld) => meld.tiles).filter((tile) => !onTable.has(tile));
-  if (laid.length) return [{ seat, action: { type: "laid", tiles: laid }, tiles: laid }];
+  const moved = movedTiles(before.table, after.table);
+  if (laid.length) return [{ seat, action: { type: "laid", tiles: laid }, tiles: laid, moved }];
   const drawn = rackSize(after, seat) - rackSize(before, seat);
   if (drawn > 0) return [{ seat, action: drawn === 1 ? { type: "draw" } : { type: "draw", n: drawn } }];
   return [{ seat, action: { type: "pass" } }];

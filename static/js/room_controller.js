@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { Connection } from "./connection.js";
+import { readWithKey } from "./identity.js";
 import { session } from "./session.js";
 import { ChatLog } from "./chat_log.js";
 import { Store } from "./store.js";
@@ -103,6 +104,20 @@ export class RoomController {
 
   seatToBot(seat) {
     return api.seatToBot(this.roomId, seat, this.token);
+  }
+
+  // The spectator's views of the match so far, from the server's log of it, for a page opened
+  // or reloaded mid-match to rebuild its move log; none when the server does not show them
+  // (a private match to a guest, a room closed to spectators).
+  async matchViews() {
+    const matchId = this.state?.room?.match_id;
+    if (!matchId) return [];
+    try {
+      const replay = await readWithKey((key) => api.replay(matchId, key));
+      return [replay.initial_view, ...replay.steps.map((step) => step.view)].filter(Boolean);
+    } catch {
+      return [];
+    }
   }
 
   legal() {

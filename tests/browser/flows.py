@@ -69,11 +69,15 @@ def create_room(
     page.select_option("#create-players", str(players))
     for seat, level in (bots or {}).items():
         page.select_option(f"#seat-{seat}", level)
+    if options or not hints or not rated:
+        page.click("#more-options summary")
     for option, value in (options or {}).items():
         page.fill(f"#opt-{option}", str(value))
         page.dispatch_event(f"#opt-{option}", "change")
-    page.set_checked("#create-hints", hints)
-    page.set_checked("#create-rated", rated)
+    if not hints:
+        page.set_checked("#create-hints", False)
+    if not rated:
+        page.set_checked("#create-rated", False)
     page.click("#create-room")
     take_the_seat(page, name)
     page.wait_for_url("**/r/*")

@@ -3,6 +3,8 @@ one's own is whole and on top, a control is on screen; and a finger's drag."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 PHONE = {"width": 390, "height": 844}
@@ -61,6 +63,19 @@ def assert_on_screen(page: Any, selector: str) -> None:
     assert box["y"] + box["height"] <= size["height"], (selector, box)
 
 
+@contextmanager
+def touch_input(page: Any) -> Iterator[Callable[[str, list[dict[str, float]]], None]]:
+    """Chromium's touch input for the page: send(kind, points) with kind touchStart,
+    touchMove or touchEnd; the page sees touch pointer events, as on a phone."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        yield lambda kind, points: cdp.send(
+            "Input.dispatchTouchEvent", {"type": kind, "touchPoints": points}
+        )
+    finally:
+        cdp.detach()
+
+
 def touch_drag(page: Any, source: str, target: str, *, steps: int = 8) -> None:
     """A finger pressing on `source` and lifting on `target` (centres), through Chromium's touch
     input: the page sees touch pointer events, as on a phone."""
@@ -70,17 +85,10 @@ def touch_drag(page: Any, source: str, target: str, *, steps: int = 8) -> None:
     assert end is not None
     x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
     x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
-    cdp = page.context.new_cdp_session(page)
-
-    def touch(kind: str, points: list[dict[str, float]]) -> None:
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-    try:
+    with touch_input(page) as touch:
         touch("touchStart", [{"x": x0, "y": y0}])
         for step in range(1, steps + 1):
             x = x0 + (x1 - x0) * step / steps
             y = y0 + (y1 - y0) * step / steps
             touch("touchMove", [{"x": x, "y": y}])
         touch("touchEnd", [])
-    finally:
-        cdp.detach()

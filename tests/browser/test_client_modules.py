@@ -309,6 +309,19 @@ def test_a_rummikub_turn_is_read_when_it_ends(module_page) -> None:  # type: ign
             "seat": 1,
             "action": {"type": "laid", "tiles": ["R4b", "K9a", "B9b", "Y9a"]},
             "tiles": ["R4b", "K9a", "B9b", "Y9a"],
+            "moved": [],
+        }
+    ]
+    # R3 taken off the run into a new group: R3 moved, the run R1 R2 lost a tile (moved too).
+    rearranged = rummikub_view(
+        [["R1a", "R2a", "J1"], ["R3a", "B3a", "K3a"]], [14, 11], {"seat": 0, "number": 5}
+    )
+    assert moves(module_page, start, rearranged) == [
+        {
+            "seat": 1,
+            "action": {"type": "laid", "tiles": ["J1", "B3a", "K3a"]},
+            "tiles": ["J1", "B3a", "K3a"],
+            "moved": ["R1a", "R2a", "R3a"],
         }
     ]
     drew = rummikub_view([["R1a", "R2a", "R3a"]], [14, 15], {"seat": 0, "number": 5})

@@ -49,6 +49,7 @@ def test_the_lobby_offers_three_bot_levels_and_hints_on_by_default(new_page, ser
     levels = page.locator("#seat-1 option").evaluate_all("options => options.map(o => o.value)")
     assert levels == ["human", "easy", "normal", "hard"]
     assert page.is_checked("#create-hints")
+    page.click("#more-options summary")
     assert page.locator("label:has(#create-hints)").inner_text().strip() == "Allow hints"
 
 

@@ -18,6 +18,7 @@ def test_the_page_follows_the_browser_language_then_the_switch(new_page, server_
     page.wait_for_function("document.querySelector('#create-room').textContent === '创建房间'")
     assert page.locator("html").get_attribute("lang") == "zh-CN"
     assert page.locator("nav a").all_inner_texts() == ["大厅", "历史", "排行榜", "规则", "我的"]
+    page.click("#more-options summary")
     assert "敲牌上限" in page.locator(".options").inner_text()
     screenshot(page, "lobby-zh")
 

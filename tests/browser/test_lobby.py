@@ -1,13 +1,18 @@
 """The lobby: public rooms waiting for players are listed and joined from there, a private room
 is not listed (and a room made with the form's defaults is private), and an empty seat is given
-to a bot from the room page."""
+to a bot from the room page; the form's Create button is on the first screen, the room's rules
+folded under "More options"."""
 
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from tests.browser.conftest import screenshot
 from tests.browser.flows import create_room, take_the_seat
+from tests.browser.phone import PHONE, assert_on_screen
+
+DESKTOP = {"width": 1366, "height": 800}
 
 
 def open_room(base: str, *, public: bool) -> str:
@@ -73,3 +78,20 @@ def test_an_empty_seat_is_given_to_a_bot_from_the_room(new_page, server_url) -> 
     page.wait_for_selector(".rummikub")
     assert page.locator("#ready-button").count() == 0
     assert page.locator(".seat .rack-size").count() == 3
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_create_is_on_the_first_screen_with_the_rules_folded(  # type: ignore[no-untyped-def]
+    new_page, server_url, locale, viewport
+) -> None:
+    page = new_page(locale, viewport=viewport)
+    page.goto(f"{server_url}/")
+    page.wait_for_selector("#create-room")
+    assert_on_screen(page, "#create-room")
+    assert not page.locator("#opt-knock_limit").is_visible()
+    tag = f"lobby-first-screen-{locale}-{viewport['width']}"
+    screenshot(page, tag, full_page=False)
+    page.click("#more-options summary")
+    assert page.locator("#opt-knock_limit").is_visible()
+    assert page.locator("#create-hints").is_visible()

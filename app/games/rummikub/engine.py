@@ -18,6 +18,7 @@ from app.games.rummikub.play import (
     parse_table,
 )
 from app.games.rummikub.scoring import score_round
+from app.games.rummikub.table_order import keep_places
 from app.games.rummikub.tiles import ALL_TILES, NUMBERED_TILES
 from app.games.rummikub.turn import TurnInProgress
 from app.games.rummikub.views import (
@@ -291,7 +292,7 @@ class Rummikub:
     # -- player actions -------------------------------------------------------------------
 
     def _play(self, seat: int, action: Mapping[str, Any]) -> None:
-        table = parse_table(action.get("table"))
+        table = keep_places(self.table, parse_table(action.get("table")))
         declared = carry_declarations(
             self.table, table, self.declared, parse_declarations(action.get("jokers"))
         )

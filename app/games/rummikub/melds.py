@@ -152,7 +152,15 @@ def _read_run(
             return _invalid(f"run is out of order: {colour}{a} before {colour}{b}")
         if b - a > place_b - place_a:
             return _invalid(f"run has a gap between {colour}{a} and {colour}{b}")
-        return _invalid(f"run has too many jokers between {colour}{a} and {colour}{b}")
+        # More jokers between two numbers than numbers missing there: the joker is out of
+        # place (it belongs at an end), not one too many for the run.
+        missing = b - a - 1
+        jokers = place_b - place_a - 1
+        between = f"between {colour}{a} and {colour}{b}"
+        if missing == 0:
+            return _invalid(f"run has a joker {between}, where no number is missing")
+        numbers = "1 number is" if missing == 1 else f"{missing} numbers are"
+        return _invalid(f"run has {jokers} jokers {between}, where only {numbers} missing")
     start = first_number - first_place
     if start < 1:
         return _invalid("run would need a number below 1 (1 is low only)")

@@ -40,7 +40,9 @@ function readRun(size, naturals) {
     if (b.number === a.number) return invalid("run_repeats");
     if (b.number < a.number) return invalid("run_out_of_order");
     if (b.number - a.number > b.place - a.place) return invalid("run_gap");
-    return invalid("run_too_many_jokers");
+    const missing = b.number - a.number - 1;
+    const between = { a: `${a.colour}${a.number}`, b: `${b.colour}${b.number}`, missing };
+    return invalid(missing === 0 ? "run_joker_out_of_place" : "run_too_many_jokers", between);
   }
   const start = first.number - first.place;
   if (start < 1) return invalid("run_below_1");

@@ -1,6 +1,6 @@
-// The lobby's "start a game" form: the game, your name, the seats (open or a bot), every
-// variant option with its default explained, and whether the room is listed, watchable, gives
-// hints and is rated.
+// The lobby's "start a game" form: the game, your name, the seats (open or a bot), and under
+// "More options" every variant option with its default explained, and whether the room is
+// listed, watchable, gives hints and is rated.
 
 import { api } from "../api.js";
 import { gameName, optionDescription, optionLabel, optionValueText } from "../game_text.js";
@@ -98,6 +98,7 @@ export function createRoomForm(box, { navigate }) {
     // A finished match moves its players' ratings unless friends choose to play for fun.
     rated: true,
     chat: true,
+    more: false,
   };
   let games = [];
   const current = () => games.find((g) => g.name === form.game);
@@ -220,22 +221,33 @@ export function createRoomForm(box, { navigate }) {
         gamePicker(),
         basics(game),
         h("fieldset.seats", {}, h("legend", {}, t("lobby.seats")), h("ul.seat-list", {}, seats)),
-        game.options.length
-          ? h("fieldset.options", {}, h("legend", {}, t("lobby.options")), game.options.map((o) => optionRow(game, o, form)))
-          : null,
-        h(
-          "div.field.checks",
-          {},
-          checkbox("create-public", form.public, (v) => (form.public = v), t("lobby.public")),
-          h("p.option-help", {}, t("lobby.public_help")),
-          checkbox("create-spectators", form.spectators, (v) => (form.spectators = v), t("lobby.spectators")),
-          checkbox("create-hints", form.hints, (v) => (form.hints = v), t("lobby.hints")),
-          h("p.option-help", {}, t("lobby.hints_help")),
-          checkbox("create-rated", form.rated, (v) => (form.rated = v), t("lobby.rated")),
-          h("p.option-help", {}, t("lobby.rated_help")),
-          checkbox("create-chat", form.chat, (v) => (form.chat = v), t("lobby.chat")),
-        ),
+        moreOptions(game),
         button,
+      ),
+    );
+  }
+
+  // The room's rules and settings, folded so Create stays on the first screen; the fold is
+  // kept open across redraws once opened.
+  function moreOptions(game) {
+    return h(
+      "details.more-options",
+      { id: "more-options", open: form.more, ontoggle: (e) => (form.more = e.target.open) },
+      h("summary", {}, t("lobby.more_options")),
+      game.options.length
+        ? h("fieldset.options", {}, h("legend", {}, t("lobby.options")), game.options.map((o) => optionRow(game, o, form)))
+        : null,
+      h(
+        "div.field.checks",
+        {},
+        checkbox("create-public", form.public, (v) => (form.public = v), t("lobby.public")),
+        h("p.option-help", {}, t("lobby.public_help")),
+        checkbox("create-spectators", form.spectators, (v) => (form.spectators = v), t("lobby.spectators")),
+        checkbox("create-hints", form.hints, (v) => (form.hints = v), t("lobby.hints")),
+        h("p.option-help", {}, t("lobby.hints_help")),
+        checkbox("create-rated", form.rated, (v) => (form.rated = v), t("lobby.rated")),
+        h("p.option-help", {}, t("lobby.rated_help")),
+        checkbox("create-chat", form.chat, (v) => (form.chat = v), t("lobby.chat")),
       ),
     );
   }

@@ -14,6 +14,22 @@ import { createLayoutPicker } from "./gin_layout_picker.js";
 import { rovingFocus } from "./roving.js";
 import { showError } from "./toasts.js";
 
+// Once the hand is over, the deadwood the result counted (after the defender's lay-offs), so
+// the table and the result show one figure.
+function deadwoodShown(table, me) {
+  const counted = table.outcome?.players?.find((p) => p.seat === me.seat);
+  return counted ? counted.deadwood_points : me.arrangement.deadwood_points;
+}
+
+// The hand sorted by suit (then rank) or by rank (then suit), ace low.
+const SUIT_ORDER = "SHCD";
+const rank = (card) => Number(card.slice(1));
+const suit = (card) => SUIT_ORDER.indexOf(card[0]);
+const SORTS = {
+  suit: (a, b) => suit(a) - suit(b) || rank(a) - rank(b),
+  rank: (a, b) => rank(a) - rank(b) || suit(a) - suit(b),
+};
+
 // act(action) sends a move; redraw() redraws the table.
 export function createGinHand({ act, redraw }) {
   const layouts = createLayoutPicker(redraw);
@@ -137,13 +153,17 @@ export function createGinHand({ act, redraw }) {
           "div.hand-head",
           {},
           h("span", {}, t("gin.your_hand", { name: seatName(me.seat) })),
-          h("span.deadwood", { id: "deadwood" }, t("gin.deadwood_n", { n: me.arrangement.deadwood_points })),
+          h("span.deadwood", { id: "deadwood" }, t("gin.deadwood_n", { n: deadwoodShown(table, me) })),
           me.knock_deadwood !== null && me.knock_deadwood !== undefined
             ? h("span.muted", {}, t("gin.best_knock", { n: me.knock_deadwood }))
             : null,
           order
             ? h("button.small", { type: "button", id: "sort-melds", onclick: () => { order = null; redraw(); } }, t("gin.sort_melds"))
             : null,
+          // A sort is the player's own order from then on: dragging moves cards within it.
+          Object.entries(SORTS).map(([by, compare]) =>
+            h("button.small", { type: "button", id: `sort-${by}`, onclick: () => { order = [...me.hand].sort(compare); redraw(); } }, t(`gin.sort_${by}`)),
+          ),
         ),
         cards(ctx),
         options ? moveButtons(ctx) : null,

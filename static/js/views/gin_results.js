@@ -2,16 +2,18 @@
 // match scoreboard (hands, totals, line, game and shutout bonuses).
 
 import { cardName } from "../game_text.js";
-import { listText, t } from "../i18n.js";
+import { isolate, listText, t } from "../i18n.js";
 import { cardElement } from "./cards.js";
+import { avatarElement } from "./avatar.js";
 import { h } from "./dom.js";
+import { nameElement } from "./names.js";
 
-function playerLayout(player, outcome, layoffsOnto, seatName) {
+function playerLayout(player, outcome, layoffsOnto, seatName, seatInfo) {
   const role = player.seat === outcome.knocker ? t("gin.knocker") : t("gin.defender");
   return h(
     "div.layout",
     { dataset: { seat: player.seat } },
-    h("div.who", {}, seatName(player.seat), outcome.knocker === null ? null : h("span.badge", {}, role)),
+    h("div.who", {}, avatarElement(seatInfo(player.seat)), nameElement(seatName(player.seat)), outcome.knocker === null ? null : h("span.badge", {}, role)),
     h(
       "div.hand-groups",
       {},
@@ -40,13 +42,14 @@ function playerLayout(player, outcome, layoffsOnto, seatName) {
 export function outcomeSummary(outcome, seatName) {
   if (outcome.ending === "draw") return t("gin.result.draw");
   return t(`gin.result.${outcome.ending}`, {
-    winner: seatName(outcome.winner),
+    winner: isolate(seatName(outcome.winner)),
     knocker: seatName(outcome.knocker),
     points: outcome.points,
   });
 }
 
-export function handOutcome(outcome, seatName) {
+// seatInfo(seat): the room's seat (for its avatar), or null.
+export function handOutcome(outcome, seatName, seatInfo = () => null) {
   const defender = outcome.players.find((p) => p.seat !== outcome.knocker);
   const layoffsOnto = {};
   for (const layoff of defender?.layoffs ?? []) {
@@ -70,7 +73,7 @@ export function handOutcome(outcome, seatName) {
     { id: "hand-outcome", dataset: { ending: outcome.ending } },
     h("h3", {}, t("gin.hand_n_over", { n: outcome.hand }), " — ", h("span.ending", {}, t(`gin.ending.${outcome.ending}`))),
     h("p.summary", {}, summary),
-    h("div.layouts", {}, outcome.players.map((p) => playerLayout(p, outcome, outcome.knocker === p.seat ? layoffsOnto : {}, seatName))),
+    h("div.layouts", {}, outcome.players.map((p) => playerLayout(p, outcome, outcome.knocker === p.seat ? layoffsOnto : {}, seatName, seatInfo))),
     breakdown,
   );
 }
@@ -82,7 +85,7 @@ function sideName(side, seatName) {
 export function matchScoreboard(game, seatName) {
   const sides = game.sides ?? [];
   const history = game.history ?? [];
-  const head = h("tr", {}, h("th", {}, t("gin.hand")), sides.map((side) => h("th", {}, sideName(side, seatName))), h("th", {}, t("gin.how")));
+  const head = h("tr", {}, h("th", {}, t("gin.hand")), sides.map((side) => h("th", {}, side.map((seat, i) => [i ? " + " : "", nameElement(seatName(seat))]))), h("th", {}, t("gin.how")));
   const rows = history.map((record) =>
     h(
       "tr",

@@ -14,7 +14,7 @@ import { enableDrag } from "./drag.js";
 import { createGinHand } from "./gin_hand.js";
 import { bestEnding, endingOptions } from "./gin_knock.js";
 import { handOutcome, matchScoreboard, matchWinnerText, outcomeSummary } from "./gin_results.js";
-import { createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
+import { createDealReturn, createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
 import { createHint } from "./hint.js";
 import { flyFrom } from "./motion.js";
 import { createMoveList } from "./move_list.js";
@@ -32,14 +32,17 @@ export function createGinTable(container, controller) {
   // Without a controller (a replay) the table is only shown, never played.
   const live = Boolean(controller);
   const hint = createHint(controller, () => draw());
+  let rebuilt = false;
   const log = createMoveList("gin_rummy");
   const reveal = createRevealer();
+  const dealReturn = createDealReturn();
   let suggestion = null;
   // The other players' moves still to animate.
   let flights = [];
 
   const seatName = (seat) => seatLabel(state?.room?.seats?.find((s) => s.seat === seat), seat);
   const mySeat = () => state?.game?.me?.seat ?? null;
+  const seatInfo = (seat) => state?.room?.seats?.find((s) => s.seat === seat) ?? null;
 
   const act = createMover(controller, {
     accepted: () => {
@@ -59,6 +62,13 @@ export function createGinTable(container, controller) {
     return live && mySeat() !== null && table?.turn === mySeat();
   }
 
+  // Whether the server lists a move of this kind (and draw source) for this seat now: the
+  // prompts and highlights follow the rules it applies (after two passes, the stock only).
+  function allowed(type, source = null) {
+    const legal = state.you?.legal ?? [];
+    return legal.some((a) => a.type === type && (source === null || a.source === source));
+  }
+
   // The draws a player may try now; a refusal says why instead of doing nothing.
   function takeFrom(source) {
     const table = myTable(state.game);
@@ -68,6 +78,7 @@ export function createGinTable(container, controller) {
       if (source === "stock") return showError({ code: "upcard_first" });
       return act({ type: "take_upcard" });
     }
+    if (source === "discard" && !allowed("draw", "discard")) return showError({ code: "must_draw_from_stock" });
     return act({ type: "draw", source });
   }
 
@@ -166,9 +177,8 @@ export function createGinTable(container, controller) {
 
   function centre(table, game) {
     const mine = myTurn(table);
-    const canDraw = mine && table.phase === "draw";
-    const offer = table.phase === "upcard_offer";
-    const canTakeDiscard = mine && (canDraw || offer);
+    const canDraw = mine && allowed("draw", "stock");
+    const canTakeDiscard = mine && (allowed("draw", "discard") || allowed("take_upcard"));
     const top = table.discard_pile[table.discard_pile.length - 1];
     const stock = cardBack({
       drag: live ? "stock" : null,
@@ -190,20 +200,29 @@ export function createGinTable(container, controller) {
     return h(
       "div.gin-centre",
       {},
-      h("div.pile", {}, stock, h("span.pile-label", {}, t("gin.stock_n", { n: table.stock_count }))),
+      h("div.pile", {}, stock, pileLabel(t("gin.stock_n", { n: table.stock_count }))),
       h(
         "div.pile",
         { dataset: { drop: "discard" }, id: "discard-pile" },
         discard,
-        h("span.pile-label", {}, discardedBy ? t("gin.discarded_by", { name: seatName(discardedBy[0]) }) : t("gin.discard_pile")),
+        pileLabel(discardedBy ? t("gin.discarded_by", { name: seatName(discardedBy[0]) }) : t("gin.discard_pile")),
       ),
       h("div.gin-status", {}, statusLine(table)),
     );
   }
 
+  // A pile's label keeps its size (cut after two lines, the whole in its title), so the table
+  // does not shift when it changes.
+  function pileLabel(text) {
+    return h("span.pile-label", { title: text }, text);
+  }
+
   // The turn line in words (also announced to screen readers).
   function turnText(table) {
     if (!table || table.phase === "over") return t("gin.hand_over");
+    if (myTurn(table) && table.phase === "draw" && !allowed("draw", "discard")) return t("gin.do.draw_stock");
+    // A finger cannot double-click: the touch screen's prompt names what it can do.
+    if (myTurn(table) && table.phase === "discard" && matchMedia("(pointer: coarse)").matches) return t("gin.do.discard_touch");
     if (myTurn(table)) return t(`gin.do.${table.phase}`);
     return awayLine(state.room, table.turn, seatName(table.turn)) ?? t(`gin.wait.${table.phase}`, { name: seatName(table.turn) });
   }
@@ -235,6 +254,8 @@ export function createGinTable(container, controller) {
   function handArea(table, game) {
     const me = game.me;
     if (!me) {
+      // A finished match's replay shows every hand face up: nothing is hidden to say so.
+      if (table.players.every((p) => p.cards)) return null;
       const seated = state.you?.seat !== null && state.you?.seat !== undefined;
       return h("p.muted.sit-out", {}, seated ? t("gin.sitting_out") : t("room.spectator_view"));
     }
@@ -361,7 +382,7 @@ export function createGinTable(container, controller) {
   // The hand's result, first on the table while it is over, with the countdown to the next.
   function outcomePanel(table) {
     if (!table.outcome) return null;
-    const panel = handOutcome(table.outcome, seatName);
+    const panel = handOutcome(table.outcome, seatName, seatInfo);
     if (live && table === myTable(state.game)) panel.append(nextHandBar(state, controller) ?? "");
     return panel;
   }
@@ -416,6 +437,7 @@ export function createGinTable(container, controller) {
     fly();
     const outcome = root.querySelector("#match-banner") ?? root.querySelector("#hand-outcome");
     if (outcome) reveal(outcome, `${game.hand_number}:${Boolean(game.result)}`);
+    else if (live) dealReturn(game.hand_number);
   }
 
   return {
@@ -427,6 +449,15 @@ export function createGinTable(container, controller) {
         // The hand's result stays in the log after the next deal takes it off the table.
         const ended = myTable(state.game)?.outcome;
         if (before && ended && !myTable(before)?.outcome) log.note(() => outcomeSummary(ended, seatName));
+      }
+      // A page opened or reloaded mid-match has no earlier view to follow: the log and the
+      // last-move marks are rebuilt from the server's log of the match.
+      if (live && !before && state.game && !rebuilt && controller.matchViews) {
+        rebuilt = true;
+        controller.matchViews().then((views) => {
+          log.rebuild(views, { me: mySeat() });
+          draw();
+        });
       }
       hand.update(before?.me?.hand ?? [], state.game?.me?.hand ?? []);
       draw();

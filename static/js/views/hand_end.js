@@ -77,3 +77,15 @@ export function createRevealer() {
     );
   };
 }
+
+// Brings the page back to its top (the room's header and the players' names) when a new hand
+// or round is dealt after another, since the last one's result was scrolled into view.
+export function createDealReturn() {
+  let seen = null;
+  return (key) => {
+    if (seen !== null && key !== seen) {
+      requestAnimationFrame(() => window.scrollTo({ top: 0, behavior: reducedMotion() ? "auto" : "smooth" }));
+    }
+    seen = key;
+  };
+}

@@ -1,11 +1,13 @@
 // Finished matches, a player's statistics, and the replay of one match step by step, drawn by
-// the same table views as a live game (read-only).
+// the same table views as a live game (read-only): every hand face up once the match is over,
+// a jump to each hand, and keys to step.
 
 import { api } from "../api.js";
 import { actionText } from "../action_text.js";
 import { gameName, seatLabel } from "../game_text.js";
 import { readWithKey } from "../identity.js";
-import { language, t } from "../i18n.js";
+import { isolate, language, t } from "../i18n.js";
+import { avatarElement } from "./avatar.js";
 import { clear, h } from "./dom.js";
 import { nameElement } from "./names.js";
 import { createGinTable } from "./gin_table.js";
@@ -14,6 +16,7 @@ import { showError } from "./toasts.js";
 
 const TABLES = { gin_rummy: createGinTable, rummikub: createRummikubTable };
 const PLAY_EVERY_MS = 900;
+const ALL = "all";
 
 function when(iso) {
   if (!iso) return "";
@@ -23,7 +26,7 @@ function when(iso) {
 // A seat's name, isolated, and a link to its player's profile when it had one.
 function seatNameLink(seat) {
   const name = nameElement(seatLabel(seat, seat.seat));
-  return seat.player_id ? h("a", { href: `/p/${seat.player_id}`, "data-link": true }, name) : name;
+  return [avatarElement(seat), seat.player_id ? h("a", { href: `/p/${seat.player_id}`, "data-link": true }, name) : name];
 }
 
 export function historyPage(main, [matchId]) {
@@ -90,11 +93,11 @@ function listPage(main) {
             h(
               "tr",
               { dataset: { match: m.match_id } },
-              h("td", {}, gameName(m.game)),
-              h("td.names", {}, m.seats.map((s, i) => [i ? ", " : "", seatNameLink(s), s.final_score === null ? "" : ` (${s.final_score})`])),
-              h("td.names", {}, m.winners.map((w, i) => [i ? ", " : "", seatNameLink(m.seats[w])])),
-              h("td", {}, when(m.finished_at ?? m.created_at)),
-              h("td", {}, h("a.button.small", { href: `/history/${m.match_id}`, "data-link": true }, t("history.replay"))),
+              h("td.game", {}, gameName(m.game)),
+              h("td.names", { dataset: { label: t("history.players") } }, m.seats.map((s, i) => [i ? ", " : "", seatNameLink(s), s.final_score === null ? "" : ` (${s.final_score})`])),
+              h("td.names", { dataset: { label: t("history.winner") } }, m.winners.map((w, i) => [i ? ", " : "", seatNameLink(m.seats[w])])),
+              h("td", { dataset: { label: t("history.when") } }, when(m.finished_at ?? m.created_at)),
+              h("td.replay-cell", {}, h("a.button.small", { href: `/history/${m.match_id}`, "data-link": true }, t("history.replay"))),
             ),
           ),
         ),
@@ -126,7 +129,9 @@ function describe(step, match) {
 function replayPage(main, matchId) {
   let replay = null;
   let index = 0;
-  let viewpoint = null;
+  // null: as a spectator; a seat: as that player saw it; ALL: every hand face up (a finished
+  // match's replay holds each seat's view).
+  let viewpoint = ALL;
   let timer = null;
   let table = null;
   const tableBox = h("section.table-area.replay-table");
@@ -134,10 +139,40 @@ function replayPage(main, matchId) {
   main.replaceChildren(h("div.replay", {}, h("a", { href: "/history", "data-link": true }, t("history.back")), controls, tableBox));
 
   function viewAt(step) {
-    if (step === 0) return viewpoint === null ? replay.initial_view : replay.initial_seat_views?.[viewpoint];
-    const record = replay.steps[step - 1];
-    return viewpoint === null ? record.view : record.seat_views?.[viewpoint];
+    const spectator = step === 0 ? replay.initial_view : replay.steps[step - 1].view;
+    const seats = step === 0 ? replay.initial_seat_views : replay.steps[step - 1].seat_views;
+    if (viewpoint === ALL) return seats ? everyHand(spectator, seats) : spectator;
+    return viewpoint === null ? spectator : seats?.[viewpoint];
   }
+
+  // The first step of each hand (or round): [number, step].
+  function handStarts() {
+    const number = (view) => view?.hand_number ?? view?.round ?? null;
+    const starts = [[number(replay.initial_view), 0]];
+    replay.steps.forEach((record, i) => {
+      const n = number(record.view);
+      if (n !== null && n !== starts[starts.length - 1][0]) starts.push([n, i + 1]);
+    });
+    return starts.filter(([n]) => n !== null);
+  }
+
+  function onKey(event) {
+    if (!replay || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("input, select, textarea, button")) return;
+    const starts = handStarts().map(([, step]) => step);
+    const moves = {
+      ArrowRight: index + 1,
+      ArrowLeft: index - 1,
+      Home: 0,
+      End: replay.steps.length,
+      PageDown: starts.find((step) => step > index) ?? replay.steps.length,
+      PageUp: [...starts].reverse().find((step) => step < index) ?? 0,
+    };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    go(moves[event.key]);
+  }
+  document.addEventListener("keydown", onKey);
 
   function stateAt(step) {
     const match = replay.match;
@@ -149,7 +184,7 @@ function replayPage(main, matchId) {
         status: "finished",
         seats: match.seats.map((s) => ({ ...s, connected: false, ready: false })),
       },
-      you: { seat: viewpoint },
+      you: { seat: viewpoint === ALL ? null : viewpoint },
       game: viewAt(step) ?? null,
       deadline: null,
     };
@@ -172,7 +207,7 @@ function replayPage(main, matchId) {
     const button = (key, id, onclick, disabled) => h("button", { type: "button", id, onclick, disabled }, t(key));
     clear(
       controls,
-      h("h1", {}, gameName(replay.match.game), " · ", replay.match.seats.map((s) => seatLabel(s, s.seat)).join(", ")),
+      h("h1", {}, gameName(replay.match.game), " · ", replay.match.seats.map((s, i) => [i ? ", " : "", nameElement(seatLabel(s, s.seat))])),
       h(
         "div.replay-bar",
         {},
@@ -193,6 +228,7 @@ function replayPage(main, matchId) {
           "aria-label": t("history.step", { n: index, total }),
           oninput: (event) => go(Number(event.target.value)),
         }),
+        handPicker(),
         seats.length
           ? h(
               "select",
@@ -200,18 +236,34 @@ function replayPage(main, matchId) {
                 id: "viewpoint",
                 "aria-label": t("room.watch"),
                 onchange: (event) => {
-                  viewpoint = event.target.value === "" ? null : Number(event.target.value);
+                  const value = event.target.value;
+                  viewpoint = value === ALL ? ALL : value === "" ? null : Number(value);
                   table?.dispose();
                   table = null;
                   draw();
                 },
               },
+              h("option", { value: ALL, selected: viewpoint === ALL }, t("history.every_hand")),
               h("option", { value: "", selected: viewpoint === null }, t("room.spectating")),
-              seats.map((s) => h("option", { value: s.seat, selected: viewpoint === s.seat }, seatLabel(s, s.seat))),
+              seats.map((s) => h("option", { value: s.seat, selected: viewpoint === s.seat }, isolate(seatLabel(s, s.seat)))),
             )
           : null,
       ),
+      h("p.muted.replay-keys", {}, t("history.keys")),
       h("p.step-line", { id: "step-line" }, t("history.step", { n: index, total }), index > 0 ? ` — ${describe(replay.steps[index - 1], replay.match)}` : ""),
+    );
+  }
+
+  // A jump to the first step of each hand (or round).
+  function handPicker() {
+    const starts = handStarts();
+    if (starts.length < 2) return null;
+    const key = replay.match.game === "rummikub" ? "history.round_n" : "history.hand_n";
+    const current = [...starts].reverse().find(([, step]) => step <= index)?.[1];
+    return h(
+      "select",
+      { id: "replay-hand", "aria-label": t("history.jump_hand"), onchange: (event) => go(Number(event.target.value)) },
+      starts.map(([n, step]) => h("option", { value: step, selected: step === current }, t(key, { n }))),
     );
   }
 
@@ -248,7 +300,18 @@ function replayPage(main, matchId) {
     },
     dispose() {
       stop();
+      document.removeEventListener("keydown", onKey);
       table?.dispose();
     },
   };
+}
+
+// The spectator's view with each player's cards filled in from that player's own view.
+function everyHand(spectator, seatViews) {
+  if (!spectator?.tables) return spectator;
+  const tables = spectator.tables.map((table) => ({
+    ...table,
+    players: table.players.map((player) => ({ ...player, cards: player.cards ?? seatViews[player.seat]?.me?.hand ?? null })),
+  }));
+  return { ...spectator, tables };
 }

@@ -43,6 +43,23 @@ export function createMoveList(game) {
       }
       return others;
     },
+    // The moves between earlier views (a page reloaded mid-match), put before what follow()
+    // has logged since; each other player's last move among them is marked unless a newer one
+    // already is. Nothing is announced: it is not news.
+    rebuild(views, { me }) {
+      const earlier = [];
+      const marks = new Map();
+      for (let i = 1; i < views.length; i += 1) {
+        for (const move of movesBetween(views[i - 1], views[i])) {
+          earlier.push(move);
+          if (move.seat === null) marks.clear();
+          else if (move.seat !== me) marks.set(move.seat, move);
+        }
+      }
+      entries.unshift(...earlier);
+      entries.splice(0, Math.max(0, entries.length - KEEP));
+      for (const [seat, move] of marks) if (!last.has(seat)) last.set(seat, move);
+    },
     // A line of the log that is no move (a hand's result): `words()` gives it in the page's
     // language when the log is drawn.
     note(words) {

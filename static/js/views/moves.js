@@ -1,7 +1,7 @@
 // A table's moves go to the server one at a time: a move made while another is still on its
-// way is dropped, a refusal is shown, and the table redraws once the server has answered.
+// way is dropped, a refusal is shown until a move is accepted, and the table redraws once the server has answered.
 
-import { showError } from "./toasts.js";
+import { clearErrors, showError } from "./toasts.js";
 
 export function createMover(controller, { accepted, settled }) {
   let busy = false;
@@ -10,6 +10,7 @@ export function createMover(controller, { accepted, settled }) {
     busy = true;
     try {
       await controller.act(action);
+      clearErrors();
       accepted();
     } catch (error) {
       showError(error);

@@ -44,11 +44,20 @@ document.addEventListener("visibilitychange", () => {
 
 // A short two-note chime made by Web Audio (no sound file to fetch); only with the setting on.
 export function chime() {
+  tones([[0, 660], [0.14, 880]]);
+}
+
+// Three quick rising notes: someone joined.
+export function chirp() {
+  tones([[0, 523], [0.09, 659], [0.18, 784]]);
+}
+
+function tones(notes) {
   if (!preference("sound")) return;
   try {
     audio ??= new AudioContext();
     const start = audio.currentTime + 0.02;
-    for (const [offset, frequency] of [[0, 660], [0.14, 880]]) {
+    for (const [offset, frequency] of notes) {
       const tone = audio.createOscillator();
       const gain = audio.createGain();
       tone.frequency.value = frequency;

@@ -13,6 +13,7 @@ import { createGinTable } from "./gin_table.js";
 import { aloneWithBots, secondsUntil } from "./hand_end.js";
 import { showNotFound } from "./not_found.js";
 import { asPlayer } from "./identity_dialog.js";
+import { createJoinNotice } from "./join_notice.js";
 import { createTurnWatch } from "./notify.js";
 import { createRummikubTable } from "./rummikub_table.js";
 import { seatName, seatsPanel } from "./seats_panel.js";
@@ -53,6 +54,7 @@ export function roomPage(main, [roomId]) {
   // Test and support hook: drop the socket as a network failure would.
   window.meldhall = { dropConnection: () => controller.dropConnection(), store: controller.store };
 
+  const joinNotice = createJoinNotice();
   const unsubscribe = controller.store.subscribe(() => draw());
 
   function notFound() {
@@ -233,6 +235,7 @@ export function roomPage(main, [roomId]) {
   }
 
   function drawSeats(room, turn) {
+    joinNotice(room, you());
     clear(
       seatsBox,
       seatsPanel({ room, you: you(), turn, table, controller, run, onLeave: leave, offerReady }),

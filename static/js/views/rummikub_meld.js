@@ -10,7 +10,7 @@ import { tileElement, tileName } from "./tiles.js";
 // Why a meld is not valid, in the page's words (read here as the server reads it).
 export function whyInvalid(meld) {
   const local = readMeld(meld.tiles);
-  return local.error ? t(`rk.why.${local.error}`) : (meld.reason ?? "");
+  return local.error ? t(`rk.why.${local.error}`, local.detail) : (meld.reason ?? "");
 }
 
 function meldMark(meld) {
@@ -42,13 +42,15 @@ function jokerChoices(meld, act) {
 }
 
 // ctx: {interactive (the player's turn), canTouch (this meld may change now), selected (a tile
-// id), fresh (tiles laid this turn), marked (others' last plays), act, select(tile),
-// tapTarget(index), onKey(event, index)}
+// id), fresh (tiles laid this turn), marked (others' last plays and moves), act, select(tile),
+// tapTarget(index), placeAt(index, event) (the selected tile where the tap was), onKey(event,
+// index)}
 export function meldElement(meld, index, ctx) {
   const { interactive, canTouch, selected, act } = ctx;
   const parts = [];
   meld.tiles.forEach((tile, at) => {
-    if (at > 0 && canTouch) {
+    // While a tile is selected a tap places it: no split handle or grip to land on by mistake.
+    if (at > 0 && canTouch && !selected) {
       parts.push(
         h("button.split", { type: "button", title: t("rk.split_here"), "aria-label": t("rk.split_here"), onclick: () => act({ type: "split", meld: index, at }) }),
       );
@@ -56,7 +58,10 @@ export function meldElement(meld, index, ctx) {
     parts.push(
       tileElement(tile, {
         drag: canTouch ? `tile:${tile}` : null,
-        onclick: interactive ? () => ctx.select(tile) : null,
+        // With another tile selected, a tap on a tile of this meld places it there.
+        onclick: interactive
+          ? (event) => (selected && selected !== tile && !meld.tiles.includes(selected) ? ctx.placeAt(index, event) : ctx.select(tile))
+          : null,
         selected: selected === tile,
         fresh: ctx.fresh.has(tile),
         lastMove: ctx.marked.has(tile),
@@ -80,7 +85,7 @@ export function meldElement(meld, index, ctx) {
         : null,
       onkeydown: interactive ? (event) => ctx.onKey(event, index) : null,
     },
-    canTouch ? h("button.grip", { type: "button", dataset: { drag: `meld:${index}` }, title: t("rk.drag_meld"), "aria-label": t("rk.drag_meld") }, "⠿") : null,
+    canTouch && !selected ? h("button.grip", { type: "button", dataset: { drag: `meld:${index}` }, title: t("rk.drag_meld"), "aria-label": t("rk.drag_meld") }, "⠿") : null,
     h("div.meld-tiles", {}, parts),
     h("div.meld-foot", {}, h("span.meld-no", { "aria-hidden": "true" }, String(index + 1)), meldMark(meld)),
     canTouch ? jokerChoices(meld, act) : null,

@@ -3,7 +3,9 @@
 
 import { t } from "../i18n.js";
 import { rackPoints } from "../rules/rummikub_melds.js";
+import { avatarElement } from "./avatar.js";
 import { h } from "./dom.js";
+import { nameElement } from "./names.js";
 import { tileElement } from "./tiles.js";
 
 // The rounds so far and the totals; null before the first round ends.
@@ -18,7 +20,7 @@ export function scoreBoard(game, seatName) {
     h(
       "table.scores",
       {},
-      h("thead", {}, h("tr", {}, h("th", {}, t("rk.round")), seats.map((seat) => h("th", {}, seatName(seat))))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("rk.round")), seats.map((seat) => h("th", {}, nameElement(seatName(seat)))))),
       h(
         "tbody",
         {},
@@ -35,7 +37,8 @@ export function roundSummary(last, seatName) {
 }
 
 // The round just over: who went out and every rack with its points; null while playing.
-export function roundResult(game, seatName) {
+// seatInfo(seat): the room's seat (for its avatar), or null.
+export function roundResult(game, seatName, seatInfo = () => null) {
   const last = game.last_round;
   if (!last) return null;
   return h(
@@ -50,7 +53,7 @@ export function roundResult(game, seatName) {
         h(
           "li",
           {},
-          h("span.who", {}, seatName(seat)),
+          h("span.who", {}, avatarElement(seatInfo(seat)), nameElement(seatName(seat))),
           rack.length ? rack.map((tile) => tileElement(tile)) : h("span.badge.ready", {}, t("rk.rack_empty")),
           h("span.points", {}, t("rk.rack_value", { n: last.rack_values?.[seat] ?? rackPoints(rack), points: last.points[seat] })),
         ),

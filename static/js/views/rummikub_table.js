@@ -9,7 +9,7 @@ import { errorText, listText, t } from "../i18n.js";
 import { readMeld } from "../rules/rummikub_melds.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag, insertionIndex } from "./drag.js";
-import { createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
+import { createDealReturn, createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
 import { createHint } from "./hint.js";
 import { flyFrom, positions, slideMoved } from "./motion.js";
 import { createMoveList } from "./move_list.js";
@@ -30,8 +30,10 @@ export function createRummikubTable(container, controller) {
   let selected = null;
   const live = Boolean(controller);
   const hint = createHint(controller, () => draw());
+  let rebuilt = false;
   const log = createMoveList("rummikub");
   const reveal = createRevealer();
+  const dealReturn = createDealReturn();
   const rack = createRack({ redraw: () => draw() });
   let suggestion = null;
   // What to animate after the next draw.
@@ -110,7 +112,9 @@ export function createRummikubTable(container, controller) {
       if (!myTurn()) return refuse("not_your_turn");
       const into = Number(where.slice(5));
       if (!touchable(melds()[into])) return refuse("initial_meld_touches_table");
-      if (into !== Number(value)) act({ type: "merge", meld: Number(value), into, pos: dropPosition(target, point, null) });
+      if (into !== Number(value)) {
+        act({ type: "merge", meld: Number(value), into, pos: mergePosition(Number(value), into, dropPosition(target, point, null)) });
+      }
     }
   });
 
@@ -120,6 +124,26 @@ export function createRummikubTable(container, controller) {
     if (meld && !touchable(meld)) return refuse("initial_meld_touches_table");
     selected = selected === tile ? null : tile;
     return draw();
+  }
+
+  // The selected tile into meld `index` where a tap on one of its tiles was.
+  function placeAt(index, event) {
+    if (!myTurn()) return refuse("not_your_turn");
+    const target = root.querySelector(`.meld[data-meld="${index}"]`);
+    return toMeld(selected, index, { x: event.clientX, y: event.clientY }, target);
+  }
+
+  // Where meld `from` goes into meld `into`: where it was dropped, unless the merged tiles only
+  // read as a meld with it elsewhere (a run in order, a joker where it fits).
+  function mergePosition(from, into, pointed) {
+    const moving = melds()[from].tiles;
+    const others = melds()[into].tiles;
+    const mergedAt = (pos) => [...others.slice(0, pos), ...moving, ...others.slice(pos)];
+    if (readMeld(mergedAt(pointed)).kind) return pointed;
+    for (let pos = 0; pos <= others.length; pos += 1) {
+      if (readMeld(mergedAt(pos)).kind) return pos;
+    }
+    return pointed;
   }
 
   function tapTarget(where) {
@@ -165,9 +189,10 @@ export function createRummikubTable(container, controller) {
   }
   if (live) document.addEventListener("keydown", onShortcut);
 
-  // The tiles the other players laid in their last turns.
+  // The tiles the other players laid or moved in their last turns: they stay marked until
+  // that player's next turn, however quickly the turns pass.
   function markedTiles() {
-    return new Set(log.lastMoves().flatMap(([, move]) => move.tiles ?? []));
+    return new Set(log.lastMoves().flatMap(([, move]) => [...(move.tiles ?? []), ...(move.moved ?? [])]));
   }
 
   function tableArea() {
@@ -189,6 +214,7 @@ export function createRummikubTable(container, controller) {
           act,
           select,
           tapTarget,
+          placeAt,
           onKey,
         }),
       ),
@@ -295,7 +321,7 @@ export function createRummikubTable(container, controller) {
   }
 
   function resultPanel() {
-    const result = roundResult(game(), seatName);
+    const result = roundResult(game(), seatName, (seat) => state.room.seats.find((s) => s.seat === seat) ?? null);
     if (result && live) result.append(nextHandBar(state, controller) ?? "");
     return result;
   }
@@ -338,6 +364,7 @@ export function createRummikubTable(container, controller) {
     animate();
     const outcome = root.querySelector("#match-banner") ?? root.querySelector("#round-result");
     if (outcome) reveal(outcome, `${game().round}:${Boolean(game().result)}`);
+    else if (live) dealReturn(game().round);
   }
 
   return {
@@ -354,6 +381,15 @@ export function createRummikubTable(container, controller) {
         // The round's result stays in the log after the next round takes it off the table.
         const ended = g?.last_round;
         if (before && ended && !before.last_round) log.note(() => roundSummary(ended, seatName));
+      }
+      // A page opened or reloaded mid-match has no earlier view to follow: the log and the
+      // last-move marks are rebuilt from the server's log of the match.
+      if (live && !before && g && !rebuilt && controller.matchViews) {
+        rebuilt = true;
+        controller.matchViews().then((views) => {
+          log.rebuild(views, { me: mySeat() });
+          draw();
+        });
       }
       const visible = new Set([...(g?.rack ?? []), ...(g ? melds().flatMap((m) => m.tiles) : [])]);
       if (selected && !visible.has(selected)) selected = null;

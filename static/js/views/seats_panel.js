@@ -4,6 +4,7 @@
 
 import { seatLabel } from "../game_text.js";
 import { t } from "../i18n.js";
+import { avatarElement } from "./avatar.js";
 import { h } from "./dom.js";
 import { aloneWithBots } from "./hand_end.js";
 import { absence, offlineBadge } from "./presence.js";
@@ -50,6 +51,7 @@ function seatLine(ctx, seat) {
       dataset: { on: seat.kind === "empty" ? "none" : String(seat.connected) },
       title: t(seat.connected ? "room.online" : "room.offline"),
     }),
+    avatarElement(seat),
     h(
       "span.seat-name",
       {},

@@ -24,3 +24,8 @@ export function showError(error) {
   item.dataset.code = code;
   return item;
 }
+
+// A refusal is answered by the next accepted move: its message would only mislead after it.
+export function clearErrors() {
+  for (const item of region().querySelectorAll(".toast-error")) item.remove();
+}

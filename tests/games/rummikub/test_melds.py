@@ -36,7 +36,8 @@ def test_groups_of_three_or_four_colours_and_runs_of_one_colour_are_melds(meld: 
         ("R5a R5b R6a", "run repeats R5"),
         ("R12a R13a R1a", "run is out of order: R13 before R1"),
         ("R5a B6a K7a", "neither a group (numbers differ) nor a run (colours differ)"),
-        ("R4a J1 J2 R6a", "run has too many jokers between R4 and R6"),
+        ("R4a J1 J2 R6a", "run has 2 jokers between R4 and R6, where only 1 number is missing"),
+        ("R2a J1 R3a", "run has a joker between R2 and R3, where no number is missing"),
         ("J1 J2", "a meld needs at least 3 tiles, this one has 2"),
     ],
 )
@@ -44,6 +45,12 @@ def test_invalid_melds_say_exactly_why(meld: str, reason: str) -> None:
     reading = read_meld(tiles(meld))
     assert not reading.valid
     assert reading.error == reason
+
+
+def test_a_joker_between_two_consecutive_numbers_belongs_at_an_end_of_the_run() -> None:
+    assert not is_valid_meld(tiles("R2a J1 R3a"))
+    assert is_valid_meld(tiles("R2a R3a J1"))
+    assert is_valid_meld(tiles("J1 R2a R3a"))
 
 
 def test_a_run_may_not_wrap_from_13_to_1() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from app.games.rummikub import IllegalAction, check_play
+from app.games.rummikub.table_order import keep_places
 
 from .deals import table, tiles
 
@@ -199,3 +200,19 @@ def test_declared_jokers_are_checked_with_the_play() -> None:
     )
     error = refusal("", "J1 B5a J2", "J1 B5a J2", jokers={"J1": "B9"})
     assert error.message == "J1 B5a J2: joker declared as B9 stands for B4 in this run"
+
+
+def test_a_whole_play_keeps_each_meld_in_the_place_of_the_meld_it_came_from() -> None:
+    before = [["R1a", "R2a", "R3a"], ["K9a", "B9a", "Y9a"], ["B4a", "B5a", "B6a"]]
+    played = [
+        ["B4a", "B5a", "B6a", "B7a"],
+        ["Y11a", "Y12a", "Y13a"],
+        ["K9a", "B9a", "Y9a"],
+        ["R1a", "R2a", "R3a"],
+    ]
+    assert keep_places(before, played) == [
+        ["R1a", "R2a", "R3a"],
+        ["K9a", "B9a", "Y9a"],
+        ["B4a", "B5a", "B6a", "B7a"],
+        ["Y11a", "Y12a", "Y13a"],
+    ]

@@ -1,0 +1,69 @@
+"""The Gin Rummy table holds still when a pile's label changes ("Discard pile" becomes
+"Discarded by ..."), and the Chinese page calls the defender by one word."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.conftest import REPO, screenshot
+from tests.browser.flows import GIN_MY_TURN_OR_OVER, create_room
+from tests.browser.phone import PHONE, SETTLED
+
+DESKTOP = {"width": 1366, "height": 800}
+MAX_OWN_MOVES = 6
+# Records the discard pile's label and the centre's places after every change of the page.
+WATCH = """() => {
+  window.pilesSeen = [];
+  const note = () => {
+    const label = document.querySelector("#discard-pile .pile-label");
+    if (!label) return;
+    const places = ["#stock", "#discard-pile", ".gin-status"].map((s) => {
+      const r = document.querySelector(s).getBoundingClientRect();
+      return [Math.round(r.left), Math.round(r.width)];
+    });
+    window.pilesSeen.push([label.textContent, places]);
+  };
+  const view = document.getElementById("view");
+  new MutationObserver(note).observe(view, {childList: true, subtree: true});
+  note();
+}"""
+
+
+@pytest.mark.parametrize(
+    ("locale", "viewport"), [("zh-CN", PHONE), ("en-US", DESKTOP)], ids=["zh-phone", "en-desktop"]
+)
+def test_the_table_does_not_shift_when_the_discard_label_changes(  # type: ignore[no-untyped-def]
+    server_url, new_page, locale, viewport
+) -> None:
+    page = new_page(locale, viewport=viewport)
+    create_room(page, server_url, game="gin_rummy", name="Stella", bots={1: "easy"})
+    page.wait_for_function(GIN_MY_TURN_OR_OVER)
+    page.wait_for_function(SETTLED)
+    # Every redraw's label and places, as the page makes them.
+    page.evaluate(WATCH)
+    for _ in range(MAX_OWN_MOVES):
+        if page.evaluate("window.meldhall.store.state.room.status") != "playing":
+            break
+        if page.locator("#pass-upcard").count():
+            page.click("#pass-upcard")
+        else:
+            page.click("#stock")
+            page.wait_for_selector("#my-hand .card[data-card]:not([disabled])")
+            page.locator(".deadwood-group .card").last.dblclick()
+        page.wait_for_function(GIN_MY_TURN_OR_OVER)
+        page.wait_for_function(SETTLED)
+    seen = page.evaluate("window.pilesSeen")
+    labels = {label for label, _ in seen}
+    assert len(labels) >= 2, labels
+    assert all(places == seen[0][1] for _, places in seen), seen
+    screenshot(page, f"gin-steady-{locale}-{viewport['width']}", full_page=False)
+
+
+def test_the_defender_has_one_chinese_word() -> None:
+    table = (REPO / "static" / "js" / "lang" / "zh-CN.js").read_text(encoding="utf-8")
+    word = re.search(r'"gin\.defender": "([^"]+)"', table)
+    assert word is not None
+    assert word.group(1) == "防守方"
+    assert "对手" not in " ".join(re.findall(r'"gin\.[^"]+": "([^"]+)"', table))
