@@ -111,6 +111,8 @@ class HealthChecks:
         self.filters = filters  # `podman ps --filter` arguments
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
+        # container id -> its check's interval (None: it has no check)
+        self.intervals: dict[str, float | None] = {}
         # container id and start time -> when its next check is due
         self.due: dict[tuple[str, str], float] = {}
         self.errors: list[str] = []
@@ -124,31 +126,33 @@ class HealthChecks:
         self.thread.join(timeout=30)
 
     def _run(self) -> None:
-        while not self.stopped.wait(0.25):
+        while not self.stopped.wait(0.5):
             try:
                 self._tick()
             except Exception as error:  # a container may go away mid-tick
                 self.errors.append(repr(error))
 
     def _tick(self) -> None:
-        args = ["ps", "--format", "{{.ID}}"]
+        args = ["ps", "--format", "{{.ID}} {{.StartedAt}}"]
         for condition in self.filters:
             args += ["--filter", condition]
-        running = podman(*args, check=False).stdout.split()
-        for container in running:
-            try:
-                details = inspect(container)
-            except AssertionError:
-                continue  # removed since
-            check = details["Config"].get("Healthcheck")
-            if not check or check.get("Test", ["NONE"])[0] == "NONE":
+        for line in podman(*args, check=False).stdout.splitlines():
+            container, started = line.split()
+            if container not in self.intervals:
+                try:
+                    check = inspect(container)["Config"].get("Healthcheck") or {}
+                except AssertionError:
+                    continue  # removed since
+                has_check = check.get("Test", ["NONE"])[0] != "NONE"
+                interval = (check.get("Interval") or 30_000_000_000) / 1e9
+                self.intervals[container] = interval if has_check else None
+            interval = self.intervals[container]
+            if interval is None:
                 continue
-            interval = (check.get("Interval") or 30_000_000_000) / 1e9
-            key = (container, details["State"]["StartedAt"])
             now = time.monotonic()
-            due = self.due.setdefault(key, now + interval)
+            due = self.due.setdefault((container, started), now + interval)
             if now >= due:
-                self.due[key] = now + interval
+                self.due[(container, started)] = now + interval
                 podman("healthcheck", "run", container, check=False, timeout=60)
 
 

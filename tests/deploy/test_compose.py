@@ -28,7 +28,7 @@ from tests.deploy.podman import (
 )
 from tests.processes import free_port
 
-pytestmark = pytest.mark.containers
+pytestmark = [pytest.mark.containers, pytest.mark.timeout(900)]
 
 # Every character that breaks a database URL, and a comment sign: .env and Compose must pass it
 # on whole (a parser that cut the line at '#' would leave "p@ss/w:rd").
