@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import urllib.error
 from collections.abc import Callable
 
@@ -174,8 +175,6 @@ def test_the_image_alone_keeps_a_room_on_sqlite_across_a_replaced_container(imag
 
 
 def wait_until_healthy(name: str, seconds: float = 60) -> None:
-    import time
-
     deadline = time.monotonic() + seconds
     while health(name) != "healthy":
         assert time.monotonic() < deadline, f"{name} is {health(name)!r} after {seconds} s"

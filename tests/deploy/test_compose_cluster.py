@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,8 +121,7 @@ def test_the_cluster_profile_plays_through_the_balancer_and_survives_a_killed_no
             for seat in range(2)
         ]
         for token in tokens:
-            ready = f"{url}/api/rooms/{room_id}/ready"
-            rest_with(ready, token)
+            ready(f"{url}/api/rooms/{room_id}/ready", token)
         ws_url = f"ws://127.0.0.1:{port}/ws/rooms/{room_id}"
         players = [
             TimedPlayer([ws_url], token, make_bot("gin_rummy", "normal", 7 + seat), f"seat{seat}",
@@ -172,9 +172,7 @@ def test_the_cluster_profile_plays_through_the_balancer_and_survives_a_killed_no
         assert podman("pod", "exists", f"pod_{stack.project}", check=False).returncode != 0
 
 
-def rest_with(url: str, token: str) -> None:
-    import urllib.request
-
+def ready(url: str, token: str) -> None:
     request = urllib.request.Request(url, data=b"", method="POST", headers=bearer(token))
     with urllib.request.urlopen(request, timeout=10) as answer:
         assert answer.status == 200
