@@ -85,7 +85,7 @@ def test_compose_up_plays_and_keeps_the_data_until_down_v(
         # It did not have to restart to find the database: it waited for it.
         assert podman("inspect", "--format", "{{.RestartCount}}", app).stdout.strip() == "0"
         assert podman("exec", app, "id", "-u").stdout.strip() == "10001"
-        stack.wait_healthy(["app"], seconds=60)
+        stack.wait_healthy(["app"], seconds=120)
         step("the server healthy")
 
         # The password, with its @ / : #, reached the database and the server whole.
@@ -174,7 +174,7 @@ def test_the_image_alone_keeps_a_room_on_sqlite_across_a_replaced_container(imag
         remove()
 
 
-def wait_until_healthy(name: str, seconds: float = 60) -> None:
+def wait_until_healthy(name: str, seconds: float = 120) -> None:
     deadline = time.monotonic() + seconds
     while health(name) != "healthy":
         assert time.monotonic() < deadline, f"{name} is {health(name)!r} after {seconds} s"

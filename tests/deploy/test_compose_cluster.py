@@ -103,7 +103,8 @@ def test_the_cluster_profile_plays_through_the_balancer_and_survives_a_killed_no
         (balancer,) = stack.named("balancer")
         (redis,) = stack.named("redis")
         assert set(stack.running()) == {*nodes, balancer, redis, *stack.named("db")}
-        stack.wait_healthy(["app", "node"], seconds=90)
+        # Checks 15 s apart, the first 15 s after each start: up to a minute on a busy machine.
+        stack.wait_healthy(["app", "node"], seconds=180)
         wait_for_health(url)
         ids = {node_id(stack, node): node for node in nodes}
         assert len(ids) == 3
