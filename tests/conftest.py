@@ -28,7 +28,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Groups for the workers (`-n auto --dist loadgroup`): a file's tests run on one worker,
     so that module fixtures (a live server, a fuzzed table) start once; the cluster tests, each
     of which starts three servers, Redis and a balancer, take turns on one worker, so that two
-    clusters never share the machine's cores and their leases keep time."""
+    clusters never share the machine's cores and their leases keep time; and so do the podman
+    tests of tests/deploy/, which share one image build."""
     for item in items:
         item.add_marker(pytest.mark.xdist_group(worker_group(item)))
     # The cluster tests, the longest run on one worker, go first (a stable sort), so they do
@@ -38,6 +39,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def worker_group(item: pytest.Item) -> str:
     path = item.path.relative_to(item.config.rootpath).as_posix()
+    if path.startswith("tests/deploy/"):
+        # One image build and podman's containers: all on one worker, one after another.
+        return "deploy"
     return "cluster" if path.startswith("tests/cluster/") else path
 
 

@@ -1,0 +1,179 @@
+"""docker-compose.yml's cluster profile run with podman-compose, unchanged: Redis, HAProxy and
+three nodes (the app and the file's two replicas); a match played through the balancer with
+its two seats' sockets on different nodes; the node that owns the room killed, and the match
+going on through the balancer within the failover time docs/cluster.md states; and
+`--profile cluster down` leaving nothing running."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from app.bots.registry import make_bot
+from examples.python_client import rest
+from tests.cluster.players import EXPECTED_REFUSALS, Player
+from tests.deploy.podman import (
+    PROJECT_LABEL,
+    Compose,
+    HealthChecks,
+    Steps,
+    podman,
+    wait_for_health,
+)
+from tests.deploy.test_compose import PASSWORD, QUICK, bearer
+from tests.processes import free_port
+
+pytestmark = [pytest.mark.containers, pytest.mark.timeout(900)]
+
+# docs/cluster.md: "When a node dies, its rooms wait for its lease to run out (5 s by default)
+# and for another node to notice (a tick and a half, 2 s by default): about 7 s, plus
+# rebuilding the room from its log (milliseconds)."
+FAILOVER_S = 7.0
+# The players' own part: a closed socket is opened again a tenth of a second later, and the
+# seat to move thinks for PACE_S before it does.
+PACE_S = 0.4
+RECONNECT_S = 0.5
+
+
+def accepted_sockets(stack: Compose, node: str, room_id: str) -> int:
+    return len(re.findall(rf"WebSocket /ws/rooms/{room_id}\" \[accepted\]", stack.logs(node)))
+
+
+def node_id(stack: Compose, container: str) -> str:
+    found = re.search(r"node (\S+) joined cluster", stack.logs(container))
+    assert found, f"{container} did not join the cluster"
+    return found[1]
+
+
+@dataclass
+class TimedPlayer(Player):
+    """A player that notes when each of its actions was acknowledged, at which version."""
+
+    acks: list[tuple[float, int]] = field(default_factory=list)
+
+    def _answers(self, message: dict[str, Any], pending: tuple[int, dict[str, Any]]) -> bool:
+        answered = super()._answers(message, pending)
+        if answered and message["type"] == "ack":
+            self.acks.append((time.monotonic(), message["version"]))
+        return answered
+
+
+def acknowledged(players: list[TimedPlayer]) -> list[tuple[float, int]]:
+    return sorted(ack for player in players for ack in player.acks)
+
+
+async def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> float:
+    started = time.monotonic()
+    while not condition():
+        assert time.monotonic() - started < seconds, f"{what}: not within {seconds} s"
+        await asyncio.sleep(0.05)
+    return time.monotonic() - started
+
+
+def test_the_cluster_profile_plays_through_the_balancer_and_survives_a_killed_node(
+    compose_project: Callable[..., Compose],
+) -> None:
+    port = free_port()
+    stack = compose_project(
+        "meldhall-test-cluster",
+        {
+            "POSTGRES_PASSWORD": PASSWORD,
+            "MELDHALL_PORT": str(free_port()),
+            "MELDHALL_CLUSTER_PORT": str(port),
+            # The README's line that makes the app one of the nodes.
+            "MELDHALL_REDIS_URL": "redis://redis:6379/0",
+            **QUICK,
+        },
+        cluster=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    step = Steps()
+    with HealthChecks([f"label={PROJECT_LABEL}={stack.project}"]):
+        stack.up()
+        step("up -d")
+        nodes = stack.named("app") + stack.named("node")
+        assert len(nodes) == 3
+        (balancer,) = stack.named("balancer")
+        (redis,) = stack.named("redis")
+        assert set(stack.running()) == {*nodes, balancer, redis, *stack.named("db")}
+        # Checks 15 s apart, the first 15 s after each start: up to a minute on a busy machine.
+        stack.wait_healthy(["app", "node"], seconds=180)
+        wait_for_health(url)
+        ids = {node_id(stack, node): node for node in nodes}
+        assert len(ids) == 3
+        # HAProxy sends sockets to every node once its checks see them all (1 s apart).
+        deadline = time.monotonic() + 30
+        while "3 active and 0 backup servers online" not in stack.logs(balancer):
+            assert time.monotonic() < deadline, stack.logs(balancer)
+            time.sleep(0.5)
+        step("three nodes healthy and in the balancer")
+
+        body = {"game": "gin_rummy", "players": 2, "options": {"target": 40}}
+        room_id = rest(url, "POST", "/api/rooms", body)["room_id"]
+        tokens = [
+            rest(url, "POST", f"/api/rooms/{room_id}/join", {"name": f"p{seat}"})["token"]
+            for seat in range(2)
+        ]
+        for token in tokens:
+            ready(f"{url}/api/rooms/{room_id}/ready", token)
+        ws_url = f"ws://127.0.0.1:{port}/ws/rooms/{room_id}"
+        players = [
+            TimedPlayer([ws_url], token, make_bot("gin_rummy", "normal", 7 + seat), f"seat{seat}",
+                   pace_s=PACE_S)
+            for seat, token in enumerate(tokens)
+        ]  # fmt: skip
+
+        async def scenario() -> tuple[str, float]:
+            matches = [asyncio.create_task(player.play(240)) for player in players]
+            await wait_for(lambda: len(acknowledged(players)) >= 4, 60, "the first moves")
+            # The balancer put the two seats' sockets on different nodes.
+            holding = [n for n in nodes if accepted_sockets(stack, n, room_id)]
+            assert len(holding) == 2, {n: accepted_sockets(stack, n, room_id) for n in nodes}
+            # The room's owner (its lease in Redis) is killed mid-match.
+            lease = podman("exec", redis, "redis-cli", "GET", f"meldhall:lease:{room_id}")
+            owner = ids[lease.stdout.strip()]
+            killed_at = time.monotonic()
+            await asyncio.to_thread(podman, "kill", owner)
+            step(f"played a while, then killed the room's owner {owner}")
+            # A room's versions count from its owner's epoch times 10^9: an action acknowledged
+            # at a version past the old epoch's was taken by the new owner.
+            epoch = max(player.version for player in players) // 10**9
+            await wait_for(
+                lambda: bool([v for _, v in acknowledged(players) if v >= (epoch + 1) * 10**9]),
+                60, "a move acknowledged by the new owner",
+            )  # fmt: skip
+            moved = [t for t, v in acknowledged(players) if v >= (epoch + 1) * 10**9]
+            step("a move acknowledged by the new owner")
+            await asyncio.gather(*matches)
+            step("the match played to its end")
+            return owner, min(moved) - killed_at
+
+        owner, resumed = asyncio.run(scenario())
+        print(f"killed {owner}; the next move was acknowledged {resumed:.1f} s later")
+        assert resumed <= FAILOVER_S + PACE_S + RECONNECT_S
+        for player in players:
+            assert player.finished
+            assert player.versions_back == []
+            assert {refusal["code"] for refusal in player.refusals} <= EXPECTED_REFUSALS
+        results = [player.doc["game"]["result"] for player in players if player.doc is not None]
+        assert len(results) == 2
+        assert results[0] == results[1]
+
+        stack.down()
+        step("--profile cluster down")
+        assert [c for c in stack.containers() if c["State"] == "running"] == []
+        assert stack.containers() == []
+        assert podman("pod", "exists", f"pod_{stack.project}", check=False).returncode != 0
+
+
+def ready(url: str, token: str) -> None:
+    request = urllib.request.Request(url, data=b"", method="POST", headers=bearer(token))
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 200
