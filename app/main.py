@@ -82,7 +82,13 @@ async def open_database(url: str, settings: Settings) -> MatchStore:
         from app.storage.migrate import upgrade_to_head
 
         await upgrade_to_head(url)
-    store = open_store(url, sqlite_synchronous=settings.sqlite_synchronous)
+    store = open_store(
+        url,
+        sqlite_synchronous=settings.sqlite_synchronous,
+        # A node frozen mid-transaction must not hold its rooms' rows locked past its lease:
+        # the node taking them over claims them then (docs/cluster.md).
+        idle_in_transaction_s=settings.lease_s / 2 if settings.cluster else None,
+    )
     await store.start()
     return store
 

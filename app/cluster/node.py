@@ -38,7 +38,7 @@ from redis.exceptions import RedisError
 
 from app.cluster import wire
 from app.cluster.bus import Bus
-from app.cluster.calls import HANDLERS, Calls, NotHere, Unreachable, serve
+from app.cluster.calls import CHECK_S, HANDLERS, Calls, Lapsed, NotHere, Unreachable, serve
 from app.cluster.clients import redis_client
 from app.cluster.keys import ClusterKeys
 from app.cluster.leases import Leases
@@ -120,6 +120,7 @@ class ClusterNode:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self._call_watcher: asyncio.Task[None] | None = None
         self._beside: dict[str, asyncio.Task[None]] = {}
         # When this node last reached the database (app start counts: it had just migrated).
         self._database_at = time.monotonic()
@@ -145,11 +146,12 @@ class ClusterNode:
         loop = asyncio.get_running_loop()
         self._ticker = loop.create_task(self._tick_forever(), name="ticker")
         self._watcher = loop.create_task(self._watch_database(), name="database-watch")
+        self._call_watcher = loop.create_task(self._watch_calls(), name="call-watch")
 
     async def stop(self) -> None:
         """Hand every room over to the other nodes, then leave the cluster."""
         self._stopping = True
-        for task in (self._ticker, self._watcher, *self._beside.values()):
+        for task in (self._ticker, self._watcher, self._call_watcher, *self._beside.values()):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -327,6 +329,29 @@ class ClusterNode:
         log.info("took room %s over at epoch %d", room_id, room.fence.epoch)
         return room
 
+    async def _watch_calls(self) -> None:
+        """Give up the calls whose owner no longer holds their room (app.cluster.calls): a
+        frozen owner's inbox is still read by Redis, so its calls would otherwise wait out
+        CALL_TIMEOUT_S, after its lease ran out, before the room could be taken over."""
+        loop = asyncio.get_running_loop()
+        while not self._stopping:
+            await asyncio.sleep(CHECK_S)
+            overdue = self.calls.overdue(loop.time())
+            if not overdue:
+                continue
+            rooms = sorted({room_id for _, _, room_id in overdue})
+            try:
+                holders = dict(zip(rooms, await self.leases.owners(rooms), strict=True))
+            except (RedisError, OSError):
+                # Redis cannot tell who holds them: the calls wait on (for their timeout).
+                continue
+            for call_id, owner, room_id in overdue:
+                holder = holders[room_id]
+                if holder != owner:
+                    if self._owners.get(room_id) == owner:
+                        del self._owners[room_id]
+                    self.calls.lapsed(call_id, holder)
+
     # -- the database ----------------------------------------------------------------------
 
     def _reaches_database(self, within_leases: float = 1.0) -> bool:
@@ -461,6 +486,11 @@ class ClusterNode:
             except Unreachable as error:
                 self._owners.pop(room_id, None)
                 if not again:
+                    if isinstance(error, Lapsed) and error.holder is None:
+                        # Nobody holds the room now (its owner froze or died): taken over at
+                        # once, as a room asked for while nobody owns it is, so that its sockets
+                        # are served again without waiting for the orphan scan.
+                        self._spawn(self._take_quietly(room_id))
                     raise RoomError(UNAVAILABLE, MAYBE_MADE) from error
             if time.monotonic() > deadline:
                 raise RoomError(UNAVAILABLE, TRY_AGAIN)
@@ -708,6 +738,7 @@ class ClusterNode:
             if mark is not None
         }
         self._gone = {node for node, mark in zip(nodes, marks, strict=True) if mark is None}
+        self._forget_gone_owners()
         self.bus.numbered = {node for node, said in self._alive.items() if READS.encode() in said}
         self.bus.forget_silent(set(self._alive))
         self._others_reach_database = any(
@@ -721,6 +752,16 @@ class ClusterNode:
         if entries:
             pipe.hset(lobby, mapping=entries)
             pipe.pexpire(lobby, int(self.lease_s * 3000))
+
+    def _forget_gone_owners(self) -> None:
+        """Nodes whose marks are gone (dead, or frozen past a lease) own nothing any more: the
+        calls waiting on them are given up, and their rooms are looked up again."""
+        if not self._gone:
+            return
+        for room_id in [r for r, owner in self._owners.items() if owner in self._gone]:
+            del self._owners[room_id]
+        for node in self._gone:
+            self.calls.owner_gone(node)
 
     def _close_relays_of_dead_owners(self) -> None:
         """By the marks `_mark_alive` read just before."""

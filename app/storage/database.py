@@ -81,9 +81,20 @@ CONNECT_TIMEOUT_S = 10.0
 STATEMENT_TIMEOUT_S = 15.0
 
 
-def create_engine(url: str, *, statement_timeout_s: float | None = None) -> AsyncEngine:
+def create_engine(
+    url: str,
+    *,
+    statement_timeout_s: float | None = None,
+    idle_in_transaction_s: float | None = None,
+) -> AsyncEngine:
     """An engine for the URL; on PostgreSQL, statements are bounded by `statement_timeout_s`
-    when given (not for migrations, which may wait for another node's)."""
+    when given (not for migrations, which may wait for another node's), and a transaction left
+    idle for `idle_in_transaction_s` is ended by the server, its session closed.
+
+    The latter is for cluster nodes: a node frozen (SIGSTOP, a stopped VM) in the middle of a
+    transaction of several statements (a hand's result, a room's save) keeps its locks on the
+    room's row for as long as it is frozen, and the claim of the node taking the room over
+    would wait for them (docs/cluster.md)."""
     parsed = parse_database_url(url)
     if parsed.drivername.startswith("sqlite"):
         ensure_sqlite_folder(url)
@@ -93,6 +104,9 @@ def create_engine(url: str, *, statement_timeout_s: float | None = None) -> Asyn
     connect_args: dict[str, Any] = {"timeout": CONNECT_TIMEOUT_S}
     if statement_timeout_s is not None:
         connect_args["command_timeout"] = statement_timeout_s
+    if idle_in_transaction_s is not None:
+        milliseconds = str(max(1, round(idle_in_transaction_s * 1000)))
+        connect_args["server_settings"] = {"idle_in_transaction_session_timeout": milliseconds}
     return create_async_engine(
         parsed, pool_size=5, max_overflow=5, pool_pre_ping=True, connect_args=connect_args
     )

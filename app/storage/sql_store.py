@@ -79,8 +79,16 @@ Writer = CommitThread[Write] | GroupCommitWriter[Write]
 
 
 class SqlMatchStore:
-    def __init__(self, url: str, *, sqlite_synchronous: str = "full") -> None:
-        """`sqlite_synchronous` ("full" or "normal") is the SQLite log writer's sync level."""
+    def __init__(
+        self,
+        url: str,
+        *,
+        sqlite_synchronous: str = "full",
+        idle_in_transaction_s: float | None = None,
+    ) -> None:
+        """`sqlite_synchronous` ("full" or "normal") is the SQLite log writer's sync level;
+        `idle_in_transaction_s`, on PostgreSQL, how long a transaction of this store's may sit
+        idle before the server ends it (app.storage.database.create_engine)."""
         if sqlite_synchronous not in SQLITE_SYNCHRONOUS:
             raise StoreError(
                 "bad_setting",
@@ -88,6 +96,7 @@ class SqlMatchStore:
             )
         self.url = url
         self.sqlite_synchronous = sqlite_synchronous
+        self.idle_in_transaction_s = idle_in_transaction_s
         self._engine: AsyncEngine | None = None
         self._postgres_logs: list[PostgresLog] = []
         self._writers: list[Writer] = []
@@ -131,7 +140,11 @@ class SqlMatchStore:
     async def start(self) -> None:
         if self._engine is not None:
             return
-        self._engine = create_engine(self.url, statement_timeout_s=STATEMENT_TIMEOUT_S)
+        self._engine = create_engine(
+            self.url,
+            statement_timeout_s=STATEMENT_TIMEOUT_S,
+            idle_in_transaction_s=self.idle_in_transaction_s,
+        )
         if is_sqlite(self.url):
             log = SqliteLog(self.url, self.sqlite_synchronous)
             self._writers = [CommitThread[Write](log.commit_batch, log.commit_one, log.close)]

@@ -251,11 +251,14 @@ class MatchStore(Protocol):
         ...
 
 
-def open_store(url: str, *, sqlite_synchronous: str = "full") -> MatchStore:
+def open_store(
+    url: str, *, sqlite_synchronous: str = "full", idle_in_transaction_s: float | None = None
+) -> MatchStore:
     """The store for a URL: "memory://" or a SQLAlchemy async database URL.
 
     `sqlite_synchronous` (MELDHALL_SQLITE_SYNCHRONOUS) is how the SQLite log writer syncs its
-    commits, "full" or "normal": see app.storage.database.
+    commits, "full" or "normal": see app.storage.database. `idle_in_transaction_s` bounds how
+    long a PostgreSQL transaction may sit idle (a cluster node's, frozen mid-transaction).
     """
     if url.startswith("memory://"):
         from app.storage.memory_store import MemoryMatchStore
@@ -263,4 +266,6 @@ def open_store(url: str, *, sqlite_synchronous: str = "full") -> MatchStore:
         return MemoryMatchStore()
     from app.storage.sql_store import SqlMatchStore
 
-    return SqlMatchStore(url, sqlite_synchronous=sqlite_synchronous)
+    return SqlMatchStore(
+        url, sqlite_synchronous=sqlite_synchronous, idle_in_transaction_s=idle_in_transaction_s
+    )

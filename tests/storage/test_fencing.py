@@ -7,13 +7,17 @@ where several servers share one database.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import asyncpg
 import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from app.storage.migrate import upgrade_to_head
+from app.storage.sql_store import SqlMatchStore
 from app.storage.store import Fence, MatchStore, SeatRecord, StoreError, open_store
 from tests.storage.databases import (
     drop_postgres_database,
@@ -302,3 +306,47 @@ async def test_a_line_under_a_lost_epoch_is_refused(sharing_store: MatchStore) -
     assert refused.value.code == "fenced"
     await store.append_chat(chat=chat_line(2), fence=Fence("r1", 1))
     assert [chat.id for chat in await store.recent_chat(room_id="r1", limit=50)] == [2]
+
+
+async def claim_within(claimant: MatchStore, seconds: float) -> bool:
+    """Whether the claimant's claim of r1 from epoch 1 goes through within `seconds`."""
+    claiming = asyncio.create_task(claimant.claim_room(room_id="r1", epoch=1))
+    done, _ = await asyncio.wait((claiming,), timeout=seconds)
+    if not done:
+        claiming.cancel()
+        with contextlib.suppress(asyncio.CancelledError, StoreError):
+            await claiming
+        return False
+    await claiming
+    return True
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("idle_in_transaction_s", [None, 0.5])
+async def test_a_frozen_owners_open_transaction_holds_up_a_claim_only_for_its_idle_bound(
+    postgres_store_url: str, idle_in_transaction_s: float | None
+) -> None:
+    """A node frozen (SIGSTOP) between two statements of a transaction keeps the room's row
+    locked for as long as it is frozen; cluster nodes open their stores with a bound on idle
+    transactions, after which PostgreSQL ends the frozen node's session and the claim of the
+    node taking the room over goes through."""
+    frozen = open_store(postgres_store_url, idle_in_transaction_s=idle_in_transaction_s)
+    claimant = open_store(postgres_store_url)
+    await frozen.start()
+    await claimant.start()
+    try:
+        await frozen.save_room(room=waiting_room())
+        await frozen.claim_room(room_id="r1", epoch=0)
+        assert isinstance(frozen, SqlMatchStore)
+        async with frozen.engine.connect() as connection:
+            # The fenced writes' lock, in a transaction its client never ends.
+            await connection.execute(text("SELECT id FROM rooms WHERE id = 'r1' FOR SHARE"))
+            if idle_in_transaction_s is None:
+                assert not await claim_within(claimant, 2.0)
+            else:
+                assert await claim_within(claimant, idle_in_transaction_s + 3.0)
+                with pytest.raises(DBAPIError):
+                    await connection.execute(text("SELECT 1"))
+    finally:
+        await frozen.close()
+        await claimant.close()
