@@ -103,7 +103,8 @@ def test_compose_up_plays_and_keeps_the_data_until_down_v(
         # And a room still waiting for players, one seat taken.
         waiting = rest(url, "POST", "/api/rooms", {"game": "rummikub", "players": 3})["room_id"]
         seat = rest(url, "POST", f"/api/rooms/{waiting}/join", {"name": "ann"})
-        history = get_json(f"{url}/api/matches")
+        # The room is private: its history is read with a seat token of the match.
+        history = get_json(f"{url}/api/matches", bearer(joined["token"]))
         assert history["total"] == 1
 
         # down, then up -d: the room and the history are still there.
@@ -114,7 +115,7 @@ def test_compose_up_plays_and_keeps_the_data_until_down_v(
         stack.up()
         wait_for_health(url)
         step("down, up -d")
-        assert get_json(f"{url}/api/matches") == history
+        assert get_json(f"{url}/api/matches", bearer(joined["token"])) == history
         kept = get_json(f"{url}/api/rooms/{waiting}")
         assert [s["name"] for s in kept["seats"] if s.get("name")] == ["ann"]
         state = get_json(f"{url}/api/rooms/{waiting}/state", bearer(seat["token"]))
