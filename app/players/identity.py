@@ -24,6 +24,7 @@ from app.players.keys import (
 )
 from app.players.names import FORGOTTEN_NAME, clean_name, name_key
 from app.storage.models import LINK_CODES, PLAYER_KEYS, PLAYERS, SEATS
+from app.storage.sql_reads import utc
 
 PERSON = "person"
 BOT = "bot"
@@ -39,16 +40,12 @@ class Player:
     created_at: datetime
 
 
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def _player(row: object) -> Player:
     return Player(
         id=row.id,  # type: ignore[attr-defined]
         name=row.name,  # type: ignore[attr-defined]
         kind=row.kind,  # type: ignore[attr-defined]
-        created_at=_utc(row.created_at),  # type: ignore[attr-defined]
+        created_at=utc(row.created_at),  # type: ignore[attr-defined]
     )
 
 
@@ -183,7 +180,7 @@ class Identities:
             ).first()
             if row is None:
                 raise PlayerError("link_code_wrong", "this link code is not right")
-            if row.used or _utc(row.expires_at) <= now:
+            if row.used or utc(row.expires_at) <= now:
                 raise PlayerError("link_code_expired", "this link code was used or has expired")
             if row.failures >= LINK_CODE_TRIES:
                 raise PlayerError("link_code_locked", "this link code was mistyped too often")

@@ -8,7 +8,7 @@ match, private ones too, as the numbers tell nothing of who played whom.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -31,6 +31,7 @@ from app.players.identity import Player
 from app.players.rating_math import PROVISIONAL_MATCHES, SeatAtEnd, rated_id
 from app.storage.models import MATCHES, PLAYERS, RATING_EVENTS, RATINGS, SEATS
 from app.storage.records import FINISHED
+from app.storage.sql_reads import utc
 
 # A profile's head to head and recent matches look at this many of the newest matches.
 PROFILE_MATCHES = 2000
@@ -96,10 +97,6 @@ class Profile:
     ratings: list[ModeRating]
     recent: list[RecentMatch]
     head_to_head: list[HeadToHead]
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _visible(reader_id: str | None, owner_id: str) -> ColumnElement[bool]:
@@ -216,7 +213,7 @@ class Standings:
                     history.setdefault(row.mode, []).append(
                         RatingPoint(
                             row.match_id if own or row.public else None,
-                            _utc(row.at),
+                            utc(row.at),
                             row.display_after,
                         )
                     )
@@ -408,7 +405,7 @@ def _read_matches(
                 game=match.game,
                 players=match.players,
                 status=match.status,
-                finished_at=_utc(match.finished_at) if match.finished_at else None,
+                finished_at=utc(match.finished_at) if match.finished_at else None,
                 seat=me.seat,
                 place=me.place,
                 rating_before=before,
