@@ -23,7 +23,8 @@ class Seat:
         answer = self.http.get(f"/api/rooms/{self.room}/state", headers=self.headers).json()
         return answer["version"], answer["state"]
 
-    def act(self, action: dict[str, Any]) -> None:
+    def act(self, action: dict[str, Any]) -> int:
+        """Applies `action` and returns the room's version once it is in the log."""
         known, _ = self.state()
         answer = self.http.post(
             f"/api/rooms/{self.room}/actions",
@@ -31,6 +32,7 @@ class Seat:
             headers=self.headers,
         )
         assert answer.status_code == 200, answer.text
+        return int(answer.json()["version"])
 
     def ready(self) -> None:
         self.http.post(f"/api/rooms/{self.room}/ready", headers=self.headers)

@@ -24,7 +24,11 @@ GHOST_BOX = """() => {
 
 
 def centre(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).first.bounding_box()
+    # The first one shown: a redraw may replace the element between finding and measuring it.
+    target = page.locator(f"{selector} >> visible=true").first
+    target.scroll_into_view_if_needed()
+    page.wait_for_function(SETTLED)
+    box = target.bounding_box()
     assert box is not None, selector
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 

@@ -7,7 +7,14 @@ import pytest
 
 from tests.browser.api_seats import Seat
 from tests.browser.conftest import screenshot
-from tests.browser.flows import GIN_MY_TURN_OR_OVER, create_room, room_id, seat_token, state
+from tests.browser.flows import (
+    GIN_MY_TURN_OR_OVER,
+    create_room,
+    room_id,
+    seat_token,
+    state,
+    wait_past,
+)
 from tests.browser.phone import PHONE
 from tests.browser.rated_matches import quick_move
 
@@ -30,7 +37,10 @@ def test_the_move_log_and_last_marks_come_back_after_a_reload(  # type: ignore[n
         document = state(page)
         if document["room"]["status"] != "playing":
             break
-        mine.act(quick_move(document["game"]["me"]["hand"], document["you"]["legal"]))
+        done = mine.act(quick_move(document["game"]["me"]["hand"], document["you"]["legal"]))
+        # The page holds the move before it is asked whose turn it is: a page still showing
+        # the turn just played would let the bot move while the log is read.
+        wait_past(page, done - 1)
     page.wait_for_function(GIN_MY_TURN_OR_OVER)
     page.wait_for_selector("#last-move-1")
     log_before = page.locator("#move-log li").all_text_contents()
