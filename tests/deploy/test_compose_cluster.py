@@ -90,7 +90,7 @@ def test_the_cluster_profile_plays_through_the_balancer_and_survives_a_killed_no
             "POSTGRES_PASSWORD": PASSWORD,
             "MELDHALL_PORT": str(free_port()),
             "MELDHALL_CLUSTER_PORT": str(port),
-            # The README's line that makes the app one of the nodes.
+            # The line of the README (and docs/self-hosting.md) that makes the app one of the nodes.
             "MELDHALL_REDIS_URL": "redis://redis:6379/0",
             **QUICK,
         },
