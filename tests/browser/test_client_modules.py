@@ -216,6 +216,30 @@ def test_client_meld_reading_agrees_with_the_engine(module_page) -> None:  # typ
     assert readings == expected
 
 
+def test_client_run_order_agrees_with_the_engine(module_page) -> None:  # type: ignore[no-untyped-def]
+    from app.games.rummikub.run_order import in_run_order
+    from app.games.rummikub.tiles import ALL_TILES
+
+    rng = random.Random(5)
+    melds = []
+    for _ in range(400):
+        colour = rng.choice("RBKY")
+        numbers = rng.sample(range(1, 14), rng.randint(1, 6))
+        meld = [f"{colour}{n}{rng.choice('ab')}" for n in numbers]
+        for joker in ("J1", "J2")[: rng.randint(0, 2)]:
+            meld.insert(rng.randint(0, len(meld)), joker)
+        melds.append(meld)
+    melds += [rng.sample(ALL_TILES, rng.randint(2, 5)) for _ in range(100)]
+    orders = module_page.evaluate(
+        """async (melds) => {
+            const m = await import('/js/rules/rummikub_melds.js');
+            return melds.map((meld) => m.runOrder(meld));
+        }""",
+        melds,
+    )
+    assert orders == [in_run_order(meld) for meld in melds]
+
+
 def test_every_server_error_code_has_words_in_both_languages(module_page) -> None:  # type: ignore[no-untyped-def]
     from app.api.error_codes import ERROR_CODES
 

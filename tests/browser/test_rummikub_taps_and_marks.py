@@ -69,12 +69,12 @@ def test_a_tap_places_the_selected_tile_and_a_merged_run_is_put_in_order(  # typ
     before = version(page)
     page.click("#new-meld")
     settle(page, before)
-    # The lowest selected, then a tap on the left half of the tile in the meld: it is placed
-    # there, before it, not selected instead.
+    # The lowest selected, then a tap on the right half of the tile in the meld: it is placed
+    # in that meld, not selected instead, and the run is kept in order (low before high).
     page.click(f'#rack .tile[data-tile="{low}"]')
     assert page.locator("#rk-table .split").count() == 0, "a split handle under a placing tap"
     before = version(page)
-    tap(page, f'#rk-table .tile[data-tile="{high}"]', x_share=0.2)
+    tap(page, f'#rk-table .tile[data-tile="{high}"]', x_share=0.8)
     settle(page, before)
     melds = state(page)["game"]["tentative"]["table"]
     assert melds[first]["tiles"] == [low, high], melds

@@ -275,6 +275,7 @@ export default {
   "rk.why.run_below_1": "the run would go below 1",
   "rk.why.run_above_13": "the run would go past 13",
   "rk.why.neither": "neither a run nor a group",
+  "rk.why.joker_declared": "a joker is set to a tile that does not fit here",
   "rk.split_here": "Split the meld here",
   "rk.drag_meld": "Drag to join this meld to another",
   "rk.table": "Table",

@@ -7,10 +7,12 @@ import { readMeld } from "../rules/rummikub_melds.js";
 import { h } from "./dom.js";
 import { tileElement, tileName } from "./tiles.js";
 
-// Why a meld is not valid, in the page's words (read here as the server reads it).
+// Why a meld is not valid, in the page's words (read here as the server reads it). A meld that
+// reads well here but not on the server has a joker declared as a face that does not fit.
 export function whyInvalid(meld) {
   const local = readMeld(meld.tiles);
-  return local.error ? t(`rk.why.${local.error}`, local.detail) : (meld.reason ?? "");
+  if (local.error) return t(`rk.why.${local.error}`, local.detail);
+  return Object.keys(meld.declared ?? {}).length ? t("rk.why.joker_declared") : (meld.reason ?? "");
 }
 
 function meldMark(meld) {
