@@ -151,6 +151,13 @@ export function createRummikubTable(container, controller) {
     return pointed;
   }
 
+  // Meld `index` cut before its tile at `at`: the smaller part goes after the other melds (they
+  // keep their places), so it is brought into view.
+  async function split(index, at) {
+    await act({ type: "split", meld: index, at });
+    [...root.querySelectorAll("#rk-table .meld")].at(-1)?.scrollIntoView({ block: "nearest" });
+  }
+
   function tapTarget(where) {
     if (!myTurn()) return refuse("not_your_turn");
     if (!selected) return refuse("pick_a_tile");
@@ -211,6 +218,7 @@ export function createRummikubTable(container, controller) {
       list.length ? null : h("p.muted.empty-table", {}, t("rk.empty_table")),
       list.map((meld, index) =>
         meldElement(meld, index, {
+          live,
           interactive,
           canTouch: interactive && touchable(meld),
           selected,
@@ -220,6 +228,7 @@ export function createRummikubTable(container, controller) {
           select,
           tapTarget,
           placeAt,
+          split,
           onKey,
         }),
       ),
