@@ -48,7 +48,7 @@ Actions (JSON)
   `{"type": "return", "tile": "R5a"}` (a tile laid from the rack this turn),
   `{"type": "declare", "joker": "J1", "as": "R5" | null}`, `{"type": "reset"}`,
   `{"type": "end_turn"}`. Meld indexes refer to the table before the step; melds emptied by a
-  step disappear.
+  step disappear; after every step the melds keep their places (`table_order.py`).
 - System actions (seat None): `{"type": "timeout"}`, `{"type": "next_round"}`.
 
 `legal_actions(seat)` returns one template per allowed type (`end_turn` only when the table in
