@@ -381,6 +381,12 @@ export function createRummikubTable(container, controller) {
     else if (live) dealReturn(game().round);
   }
 
+  // The words of the round's result, when it ended between two views.
+  function roundNote(before, after) {
+    const ended = after.last_round;
+    return ended && !before.last_round ? () => roundSummary(ended, seatName) : null;
+  }
+
   return {
     update(next) {
       const before = state?.game ?? null;
@@ -393,15 +399,15 @@ export function createRummikubTable(container, controller) {
       if (live) {
         log.follow(before, g, { me: mySeat(), seatName });
         // The round's result stays in the log after the next round takes it off the table.
-        const ended = g?.last_round;
-        if (before && ended && !before.last_round) log.note(() => roundSummary(ended, seatName));
+        const words = before && g ? roundNote(before, g) : null;
+        if (words) log.note(words);
       }
       // A page opened or reloaded mid-match has no earlier view to follow: the log and the
       // last-move marks are rebuilt from the server's log of the match.
       if (live && !before && g && !rebuilt && controller.matchViews) {
         rebuilt = true;
         controller.matchViews().then((views) => {
-          log.rebuild(views, { me: mySeat() });
+          log.rebuild(views, { me: mySeat(), noteFor: roundNote });
           draw();
         });
       }
