@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 
 from app.bots.rummikub.basic import rack_melds
 from app.games.rummikub.melds import meld_value, read_meld
@@ -16,9 +15,8 @@ from app.games.rummikub.run_order import in_run_order
 from tests.browser.api_seats import Seat
 from tests.browser.conftest import screenshot
 from tests.browser.flows import join_by_link, press_ready, state, wait_past
-from tests.browser.phone import PHONE
+from tests.browser.phone import EVERY_LANGUAGE_AND_SIZE
 
-DESKTOP = {"width": 1366, "height": 800}
 FRIEND, BOT = 1, 2
 MAX_TURNS = 60
 # An easy start, so melds come to the table within a few turns of the seeded deal.
@@ -183,11 +181,7 @@ def assert_untouched_melds_kept_their_places(before: list[Any], after: list[Any]
     return untouched
 
 
-@pytest.mark.parametrize(
-    ("locale", "viewport"),
-    [("en-US", DESKTOP), ("zh-CN", PHONE), ("zh-CN", DESKTOP), ("en-US", PHONE)],
-    ids=["en-desktop", "zh-phone", "zh-desktop", "en-phone"],
-)
+@EVERY_LANGUAGE_AND_SIZE
 def test_untouched_melds_keep_their_places_across_a_bots_and_a_friends_turn(  # type: ignore[no-untyped-def]
     seeded_server_url, new_page, locale, viewport
 ) -> None:

@@ -12,9 +12,8 @@ import pytest
 from app.games.rummikub.melds import read_meld
 from tests.browser.conftest import screenshot
 from tests.browser.flows import RUMMIKUB_MY_TURN_OR_OVER, create_room, state, version, wait_past
-from tests.browser.phone import PHONE, SETTLED
+from tests.browser.phone import EVERY_LANGUAGE_AND_SIZE, SETTLED
 
-DESKTOP = {"width": 1366, "height": 800}
 MAX_DRAWS = 12
 
 
@@ -40,9 +39,7 @@ def tap(page: Any, selector: str, *, x_share: float = 0.5) -> None:
     page.mouse.click(box["x"] + box["width"] * x_share, box["y"] + box["height"] / 2)
 
 
-@pytest.mark.parametrize(
-    ("locale", "viewport"), [("en-US", DESKTOP), ("zh-CN", PHONE)], ids=["en-desktop", "zh-phone"]
-)
+@EVERY_LANGUAGE_AND_SIZE
 def test_a_tap_places_the_selected_tile_and_a_merged_run_is_put_in_order(  # type: ignore[no-untyped-def]
     server_url, new_page, locale, viewport
 ) -> None:

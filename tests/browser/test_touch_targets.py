@@ -6,8 +6,6 @@ must not reach another."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.browser.conftest import screenshot
 from tests.browser.flows import (
     GIN_MY_TURN_OR_OVER,
@@ -17,9 +15,8 @@ from tests.browser.flows import (
     version,
     wait_past,
 )
-from tests.browser.phone import PHONE, SETTLED
+from tests.browser.phone import EVERY_LANGUAGE_AND_SIZE, SETTLED
 
-DESKTOP = {"width": 1366, "height": 800}
 CONTROLS = (
     "#top nav a, #prefs summary, #lang, #move-log summary, #more-options summary, select, "
     "button:not(.card):not(.tile):not(.split):not(.grip), a.button"
@@ -79,11 +76,6 @@ FINGER_AREAS = """(selector) => {
   }
   return {count: pieces.length, problems};
 }"""
-VIEWPORTS = pytest.mark.parametrize(
-    ("locale", "viewport"),
-    [("en-US", PHONE), ("zh-CN", PHONE), ("en-US", DESKTOP), ("zh-CN", DESKTOP)],
-    ids=["en-phone", "zh-phone", "en-desktop", "zh-desktop"],
-)
 
 
 def assert_fingers_fit(page, selector: str, *, at_least: int) -> None:  # type: ignore[no-untyped-def]
@@ -95,7 +87,7 @@ def assert_fingers_fit(page, selector: str, *, at_least: int) -> None:  # type: 
     assert measured["problems"] == [], selector
 
 
-@VIEWPORTS
+@EVERY_LANGUAGE_AND_SIZE
 def test_controls_are_big_enough_for_a_finger(server_url, new_page, locale, viewport) -> None:  # type: ignore[no-untyped-def]
     lobby = new_page(locale, viewport=viewport)
     lobby.goto(f"{server_url}/")
@@ -116,7 +108,7 @@ def test_controls_are_big_enough_for_a_finger(server_url, new_page, locale, view
     assert_fingers_fit(page, "button.card", at_least=11)
 
 
-@VIEWPORTS
+@EVERY_LANGUAGE_AND_SIZE
 def test_tiles_and_meld_handles_are_big_enough_for_a_finger(  # type: ignore[no-untyped-def]
     server_url, new_page, locale, viewport
 ) -> None:
