@@ -15,7 +15,7 @@ from app.games.rummikub.run_order import in_run_order
 from tests.browser.api_seats import Seat
 from tests.browser.conftest import screenshot
 from tests.browser.flows import join_by_link, press_ready, state, wait_past
-from tests.browser.phone import EVERY_LANGUAGE_AND_SIZE
+from tests.browser.phone import EVERY_LANGUAGE_AND_SIZE, SETTLED
 
 FRIEND, BOT = 1, 2
 MAX_TURNS = 60
@@ -202,4 +202,6 @@ def test_untouched_melds_keep_their_places_across_a_bots_and_a_friends_turn(  # 
                 seen[who] += bool(assert_untouched_melds_kept_their_places(found, left))
     # Turns and steps that changed the table and left a meld as it was: some of each.
     assert all(seen.values()), seen
+    page.evaluate("document.querySelector('#rk-table').scrollIntoView({block: 'start'})")
+    page.wait_for_function(SETTLED)
     screenshot(page, f"rummikub-meld-places-{locale}-{viewport['width']}", full_page=False)
