@@ -11,7 +11,11 @@ import { tileElement, tileName } from "./tiles.js";
 // reads well here but not on the server has a joker declared as a face that does not fit.
 export function whyInvalid(meld) {
   const local = readMeld(meld.tiles);
-  if (local.error) return t(`rk.why.${local.error}`, local.detail);
+  if (local.error) {
+    // A run's reason names its tiles as the page does ("red 2"), never by code ("R2").
+    const named = Object.entries(local.detail).map(([key, value]) => [key, local.error.startsWith("run_") && typeof value === "string" ? tileName(value) : value]);
+    return t(`rk.why.${local.error}`, Object.fromEntries(named));
+  }
   return Object.keys(meld.declared ?? {}).length ? t("rk.why.joker_declared") : (meld.reason ?? "");
 }
 
