@@ -132,8 +132,14 @@ def test_tiles_and_meld_handles_are_big_enough_for_a_finger(  # type: ignore[no-
     assert_fingers_fit(page, "#rack button.tile, #rk-table button.tile", at_least=14)
     assert_fingers_fit(page, "#rk-table .grip", at_least=1)
     tiles = state(page)["game"]["tentative"]["table"][meld]["tiles"]
+    box = page.locator(f'.meld[data-meld="{meld}"]').bounding_box()
     page.click(f'#rk-table .tile[data-tile="{tiles[1]}"]')
     page.wait_for_selector(f'.meld[data-meld="{meld}"] button.split')
+    # The split takes the resting grip's room: the meld keeps its size.
+    selected = page.locator(f'.meld[data-meld="{meld}"]').bounding_box()
+    assert box is not None
+    assert selected is not None
+    assert (selected["width"], selected["height"]) == (box["width"], box["height"])
     screenshot(page, f"touch-targets-rummikub-{locale}-{viewport['width']}", full_page=False)
     assert_fingers_fit(page, "#rk-table button.split", at_least=1)
     assert page.evaluate(SMALL, CONTROLS) == []

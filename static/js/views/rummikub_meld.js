@@ -67,8 +67,8 @@ export function meldElement(meld, index, ctx) {
     }),
   );
   const target = interactive && selected;
-  // A meld is cut before its selected tile, with a button of a finger's size under it: a
-  // handle between every two tiles would be too slim to tap or push the tiles apart.
+  // A meld is cut before its selected tile, with a button of a finger's size under the meld:
+  // a handle between every two tiles would be too slim to tap or push the tiles apart.
   const at = canTouch && selected ? meld.tiles.indexOf(selected) : -1;
   const split =
     at > 0
@@ -107,7 +107,9 @@ export function meldElement(meld, index, ctx) {
       onkeydown: interactive ? (event) => ctx.onKey(event, index) : null,
     },
     h("div.meld-tiles", {}, tiles),
-    h("div.meld-foot", {}, grip, h("span.meld-no", { "aria-hidden": "true" }, String(index + 1)), meldMark(meld), split),
+    // The split takes the grip's room (the grip rests while a tile is selected): the meld keeps
+    // its size whichever shows.
+    h("div.meld-foot", {}, split ?? grip, h("span.meld-no", { "aria-hidden": "true" }, String(index + 1)), meldMark(meld)),
     canTouch ? jokerChoices(meld, act) : null,
   );
 }
