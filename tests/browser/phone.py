@@ -1,5 +1,6 @@
 """Checks of what a player sees on a screen: nothing runs off to the side, every card or tile of
-one's own is whole and on top, a control is on screen; and a finger's drag."""
+one's own is whole and on top, a control is on screen; a finger's drag; and the screens and
+languages the table is checked in."""
 
 from __future__ import annotations
 
@@ -7,7 +8,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
+
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 800}
+
+# Each language on each screen: English and Chinese on a phone and on a desktop.
+EVERY_LANGUAGE_AND_SIZE = pytest.mark.parametrize(
+    ("locale", "viewport"),
+    [("en-US", DESKTOP), ("zh-CN", PHONE), ("zh-CN", DESKTOP), ("en-US", PHONE)],
+    ids=["en-desktop", "zh-phone", "zh-desktop", "en-phone"],
+)
 
 # No animation running: the moves' fly-ins (static/js/views/motion.js) have finished.
 SETTLED = """() => document.getAnimations().every((a) => a.playState !== "running")"""

@@ -216,6 +216,67 @@ def test_client_meld_reading_agrees_with_the_engine(module_page) -> None:  # typ
     assert readings == expected
 
 
+def test_client_run_order_agrees_with_the_engine(module_page) -> None:  # type: ignore[no-untyped-def]
+    from app.games.rummikub.run_order import in_run_order
+    from app.games.rummikub.tiles import ALL_TILES
+
+    rng = random.Random(5)
+    melds = []
+    for _ in range(400):
+        colour = rng.choice("RBKY")
+        numbers = rng.sample(range(1, 14), rng.randint(1, 6))
+        meld = [f"{colour}{n}{rng.choice('ab')}" for n in numbers]
+        for joker in ("J1", "J2")[: rng.randint(0, 2)]:
+            meld.insert(rng.randint(0, len(meld)), joker)
+        melds.append(meld)
+    melds += [rng.sample(ALL_TILES, rng.randint(2, 5)) for _ in range(100)]
+    orders = module_page.evaluate(
+        """async (melds) => {
+            const m = await import('/js/rules/rummikub_melds.js');
+            return melds.map((meld) => m.runOrder(meld));
+        }""",
+        melds,
+    )
+    assert orders == [in_run_order(meld) for meld in melds]
+
+
+def test_a_melds_refusal_names_its_real_reason(module_page) -> None:  # type: ignore[no-untyped-def]
+    reasons = module_page.evaluate(
+        """async () => {
+            const {setLanguage} = await import('/js/i18n.js');
+            const {whyInvalid} = await import('/js/views/rummikub_meld.js');
+            const server = 'joker declared as B9 stands for B4 in this run';
+            const melds = [
+                {tiles: ['R3a', 'R5a', 'R6a']},
+                {tiles: ['R2a', 'J1', 'R3a']},
+                {tiles: ['J1', 'B5a', 'B6a'], declared: {J1: 'B9'}, reason: server},
+                {tiles: ['R5a', 'J1']},
+            ];
+            const read = () => melds.map((meld) => whyInvalid(meld));
+            setLanguage('en');
+            const english = read();
+            setLanguage('zh-CN');
+            const chinese = read();
+            setLanguage('en');
+            return [english, chinese];
+        }"""
+    )
+    assert reasons == [
+        [
+            "the run has a gap",
+            "no number is missing between red 2 and red 3: put the joker at an end",
+            "a joker is set to a tile that does not fit here",
+            "needs at least 3 tiles",
+        ],
+        [
+            "顺的数字不连续",
+            "红色2 和 红色3 之间没有缺少的数字：请把百搭牌放到顺的一端",
+            "百搭牌指定的牌放在这里不合适",
+            "至少需要 3 枚牌",
+        ],
+    ]
+
+
 def test_every_server_error_code_has_words_in_both_languages(module_page) -> None:  # type: ignore[no-untyped-def]
     from app.api.error_codes import ERROR_CODES
 

@@ -1,18 +1,33 @@
 """While a card or tile is dragged, its copy lies under the pointer (or the finger), inside the
-screen, in both games, on a desktop and on a phone."""
+screen, in both games, in both languages, on a desktop and on a phone."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests.browser.conftest import screenshot
 from tests.browser.flows import GIN_MY_TURN_OR_OVER, RUMMIKUB_MY_TURN_OR_OVER, create_room
-from tests.browser.phone import PHONE, SETTLED, touch_input
+from tests.browser.phone import EVERY_LANGUAGE_AND_SIZE, PHONE, SETTLED, touch_input
 
-DESKTOP = {"width": 1366, "height": 800}
-PHONE_OPTIONS = {"viewport": PHONE, "has_touch": True, "is_mobile": True}
+
+# A phone is touched with a finger; a desktop is used with a mouse.
+def screen(viewport: dict[str, int]) -> dict[str, Any]:
+    if viewport == PHONE:
+        return {"viewport": viewport, "has_touch": True, "is_mobile": True}
+    return {"viewport": viewport}
+
+
+# Where the first shown piece's centre is, measured at once: a redraw may replace the element,
+# with one just like it in the same place, between a lookup and a measure.
+CENTRE = """(selector) => {
+  const piece = [...document.querySelectorAll(selector)].find((el) => el.getClientRects().length);
+  if (!piece) return null;
+  const r = piece.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}"""
+SCROLL_TO = """(selector) => [...document.querySelectorAll(selector)]
+  .find((el) => el.getClientRects().length)?.scrollIntoView({block: "center"})"""
+
 
 # The dragged copy's box, or null while there is none.
 GHOST_BOX = """() => {
@@ -24,13 +39,11 @@ GHOST_BOX = """() => {
 
 
 def centre(page: Any, selector: str) -> tuple[float, float]:
-    # The first one shown: a redraw may replace the element between finding and measuring it.
-    target = page.locator(f"{selector} >> visible=true").first
-    target.scroll_into_view_if_needed()
+    page.evaluate(SCROLL_TO, selector)
     page.wait_for_function(SETTLED)
-    box = target.bounding_box()
-    assert box is not None, selector
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    point = page.evaluate(CENTRE, selector)
+    assert point is not None, selector
+    return point[0], point[1]
 
 
 def assert_under(page: Any, x: float, y: float) -> None:
@@ -70,31 +83,28 @@ def touch_drag_check(page: Any, selector: str, name: str) -> None:
         touch("touchEnd", [])
 
 
-@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_a_dragged_card_follows_the_pointer(server_url, new_page, phone) -> None:  # type: ignore[no-untyped-def]
-    options = PHONE_OPTIONS if phone else {"viewport": DESKTOP}
-    page = new_page(**options)
+@EVERY_LANGUAGE_AND_SIZE
+def test_a_dragged_card_follows_the_pointer(server_url, new_page, locale, viewport) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(locale, **screen(viewport))
     create_room(page, server_url, game="gin_rummy", name="Dora", bots={1: "easy"})
     # On one's turn the table holds still until one moves.
     page.wait_for_function(GIN_MY_TURN_OR_OVER)
     page.wait_for_function(SETTLED)
     card = "#my-hand .card[data-card]"
-    page.locator(card).first.scroll_into_view_if_needed()
-    if phone:
-        touch_drag_check(page, card, "drag-card-phone")
+    if viewport == PHONE:
+        touch_drag_check(page, card, f"drag-card-{locale}-phone")
     else:
-        mouse_drag_check(page, card, "drag-card-desktop")
+        mouse_drag_check(page, card, f"drag-card-{locale}-desktop")
 
 
-@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_a_dragged_tile_follows_the_pointer(server_url, new_page, phone) -> None:  # type: ignore[no-untyped-def]
-    options = PHONE_OPTIONS if phone else {"viewport": DESKTOP}
-    page = new_page(locale="zh-CN", **options)
+@EVERY_LANGUAGE_AND_SIZE
+def test_a_dragged_tile_follows_the_pointer(server_url, new_page, locale, viewport) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(locale, **screen(viewport))
     create_room(page, server_url, game="rummikub", name="Rita", bots={1: "easy"})
     page.wait_for_function(RUMMIKUB_MY_TURN_OR_OVER)
     page.wait_for_function(SETTLED)
     tile = "#rack .tile[data-tile]"
-    if phone:
-        touch_drag_check(page, tile, "drag-tile-phone")
+    if viewport == PHONE:
+        touch_drag_check(page, tile, f"drag-tile-{locale}-phone")
     else:
-        mouse_drag_check(page, tile, "drag-tile-desktop")
+        mouse_drag_check(page, tile, f"drag-tile-{locale}-desktop")

@@ -9,15 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 
 from app.games.gin_rummy.engine import first_dealer
 from tests.browser.api_seats import Seat, play_gin_until
 from tests.browser.conftest import UNMELDED_SEED, screenshot
 from tests.browser.flows import join_by_link, press_ready, seat_token, version, wait_past
-from tests.browser.phone import PHONE, SETTLED, assert_on_screen
+from tests.browser.phone import EVERY_LANGUAGE_AND_SIZE, SETTLED, assert_on_screen
 
-DESKTOP = {"width": 1366, "height": 800}
 STOCK_ONLY = {
     "en-US": "Your turn: both players passed the upcard, so draw from the stock",
     "zh-CN": "轮到你：双方都跳过了明牌，请从牌库抽牌",
@@ -44,9 +42,7 @@ def a_table_with_a_friend(base: str, page: Any) -> tuple[Seat, str]:
     return friend, room
 
 
-@pytest.mark.parametrize(
-    ("locale", "viewport"), [("en-US", DESKTOP), ("zh-CN", PHONE)], ids=["en-desktop", "zh-phone"]
-)
+@EVERY_LANGUAGE_AND_SIZE
 def test_after_two_passes_only_the_stock_is_offered(
     seeded_server_url, new_page, locale, viewport
 ) -> None:  # type: ignore[no-untyped-def]
@@ -73,9 +69,7 @@ def test_after_two_passes_only_the_stock_is_offered(
     assert refusal.count() == 0, "the refusal stayed after an accepted draw"
 
 
-@pytest.mark.parametrize(
-    ("locale", "viewport"), [("zh-CN", PHONE), ("en-US", DESKTOP)], ids=["zh-phone", "en-desktop"]
-)
+@EVERY_LANGUAGE_AND_SIZE
 def test_a_new_hand_brings_the_table_back_into_view(
     seeded_server_url, new_page, locale, viewport
 ) -> None:  # type: ignore[no-untyped-def]

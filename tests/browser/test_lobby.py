@@ -6,13 +6,10 @@ folded under "More options"."""
 from __future__ import annotations
 
 import httpx
-import pytest
 
 from tests.browser.conftest import screenshot
 from tests.browser.flows import create_room, take_the_seat
-from tests.browser.phone import PHONE, assert_on_screen
-
-DESKTOP = {"width": 1366, "height": 800}
+from tests.browser.phone import EVERY_LANGUAGE_AND_SIZE, assert_on_screen
 
 
 def open_room(base: str, *, public: bool) -> str:
@@ -80,8 +77,7 @@ def test_an_empty_seat_is_given_to_a_bot_from_the_room(new_page, server_url) -> 
     assert page.locator(".seat .rack-size").count() == 3
 
 
-@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@EVERY_LANGUAGE_AND_SIZE
 def test_create_is_on_the_first_screen_with_the_rules_folded(  # type: ignore[no-untyped-def]
     new_page, server_url, locale, viewport
 ) -> None:

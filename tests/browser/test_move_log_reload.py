@@ -3,8 +3,6 @@ server's log of the match, in both languages, on a desktop and a phone."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.browser.api_seats import Seat
 from tests.browser.conftest import screenshot
 from tests.browser.flows import (
@@ -15,16 +13,13 @@ from tests.browser.flows import (
     state,
     wait_past,
 )
-from tests.browser.phone import PHONE
+from tests.browser.phone import EVERY_LANGUAGE_AND_SIZE
 from tests.browser.rated_matches import quick_move
 
-DESKTOP = {"width": 1366, "height": 800}
 OWN_MOVES = 5
 
 
-@pytest.mark.parametrize(
-    ("locale", "viewport"), [("en-US", DESKTOP), ("zh-CN", PHONE)], ids=["en-desktop", "zh-phone"]
-)
+@EVERY_LANGUAGE_AND_SIZE
 def test_the_move_log_and_last_marks_come_back_after_a_reload(  # type: ignore[no-untyped-def]
     server_url, new_page, locale, viewport
 ) -> None:

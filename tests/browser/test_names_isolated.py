@@ -9,14 +9,12 @@ import uuid
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.browser.api_seats import Seat, play_gin_until
 from tests.browser.conftest import screenshot
 from tests.browser.flows import seat_token
-from tests.browser.phone import PHONE, assert_no_sideways_scroll
+from tests.browser.phone import EVERY_LANGUAGE_AND_SIZE, assert_no_sideways_scroll
 
-DESKTOP = {"width": 1366, "height": 800}
 SPOOF = "Eve\u202e321 nimda"
 
 # Each place a name is shown: [the name is isolated, the text it sits in]. A name is isolated
@@ -63,9 +61,7 @@ def assert_names_safe(page: Any, names: list[str], *, at_least: int) -> None:
     assert_no_sideways_scroll(page)
 
 
-@pytest.mark.parametrize(
-    ("locale", "viewport"), [("en-US", PHONE), ("zh-CN", DESKTOP)], ids=["en-phone", "zh-desktop"]
-)
+@EVERY_LANGUAGE_AND_SIZE
 def test_hostile_names_stay_in_their_place_on_every_page(  # type: ignore[no-untyped-def]
     seeded_server_url, new_page, locale, viewport
 ) -> None:

@@ -7,13 +7,11 @@ import re
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.browser.api_seats import Seat, play_gin_until
 from tests.browser.conftest import screenshot
-from tests.browser.phone import PHONE, assert_no_sideways_scroll
+from tests.browser.phone import EVERY_LANGUAGE_AND_SIZE, assert_no_sideways_scroll
 
-DESKTOP = {"width": 1366, "height": 800}
 # A target that quick moves reach in a few hands, not one.
 TARGET = 60
 
@@ -40,9 +38,7 @@ def step_shown(page: Any) -> int:
     return int(re.findall(r"\d+", page.locator("#step-line").inner_text())[0])
 
 
-@pytest.mark.parametrize(
-    ("locale", "viewport"), [("en-US", DESKTOP), ("zh-CN", PHONE)], ids=["en-desktop", "zh-phone"]
-)
+@EVERY_LANGUAGE_AND_SIZE
 def test_a_finished_replay_shows_both_hands_and_jumps_to_each_hand(  # type: ignore[no-untyped-def]
     server_url, new_page, locale, viewport
 ) -> None:

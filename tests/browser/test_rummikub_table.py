@@ -40,8 +40,10 @@ def lay_split_and_join(page, tiles: list[str]) -> None:  # type: ignore[no-untyp
     assert page.locator("#end-turn").is_enabled()
     assert page.locator("#initial-points").count() in (0, 1)
 
+    # A tile of the meld selected, the split button under it cuts the meld before that tile.
+    laid.locator(".tile").nth(1).click()
     before = version(page)
-    laid.locator("button.split").first.click()
+    laid.locator("button.split").click()
     wait_past(page, before)
     assert meld_count(page) == first + 2
     left, right = (

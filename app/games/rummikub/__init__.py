@@ -43,10 +43,12 @@ Actions (JSON)
   `{"type": "move", "tile": "R5a", "to": 2 | "new", "pos": 0}` (from the rack or a meld; `pos`
   optional, default: in number order), `{"type": "split", "meld": 1, "at": 3}`,
   `{"type": "merge", "meld": 3, "into": 1, "pos": 0}` (`pos` optional, default the end),
+  where a step without `pos` puts a run in the making in order, jokers where they fit (as
+  do splits and tiles taken off a run: `run_order.py`),
   `{"type": "return", "tile": "R5a"}` (a tile laid from the rack this turn),
   `{"type": "declare", "joker": "J1", "as": "R5" | null}`, `{"type": "reset"}`,
   `{"type": "end_turn"}`. Meld indexes refer to the table before the step; melds emptied by a
-  step disappear.
+  step disappear; after every step the melds keep their places (`table_order.py`).
 - System actions (seat None): `{"type": "timeout"}`, `{"type": "next_round"}`.
 
 `legal_actions(seat)` returns one template per allowed type (`end_turn` only when the table in

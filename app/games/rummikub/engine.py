@@ -385,6 +385,9 @@ class Rummikub:
             steps.return_tile(turn, rack, action)
         else:
             steps.declare(turn, action, melded)
+        # The others watch the turn step by step: each meld stays in the place of the one it
+        # came from, a new meld (or a split's smaller part) goes after them.
+        turn.table[:] = keep_places(self.table, turn.table)
         self.turn = turn
 
     def _reset(self, seat: int, action: Mapping[str, Any]) -> None:

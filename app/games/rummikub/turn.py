@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.games.engine import IllegalAction
+from app.games.rummikub.run_order import in_run_order
 from app.games.rummikub.tiles import NUMBERED_TILES, is_joker, is_tile, parse_face
 
 Table = list[list[str]]
@@ -85,6 +86,13 @@ def _fitting_place(meld: list[str], tile: str) -> int:
     return len(meld)
 
 
+def _keep_in_order(meld: list[str]) -> None:
+    """A run in the making that a step changed is put in order, its jokers where they fit."""
+    ordered = in_run_order(meld)
+    if ordered is not None:
+        meld[:] = ordered
+
+
 def _forget_declarations(turn: TurnInProgress, meld: list[str]) -> None:
     """A changed meld is read afresh, so the declarations of its jokers lapse."""
     for tile in meld:
@@ -116,8 +124,12 @@ def move(turn: TurnInProgress, rack: list[str], action: Mapping[str, Any], melde
     else:
         _forget_declarations(turn, source)
         source.remove(tile)
+        if source is not target:
+            _keep_in_order(source)
     _forget_declarations(turn, target)
     target.insert(_fitting_place(target, tile) if pos is None else pos, tile)
+    if pos is None:
+        _keep_in_order(target)
     if to == "new":
         turn.table.append(target)
     _prune(turn)
@@ -132,11 +144,15 @@ def split(turn: TurnInProgress, action: Mapping[str, Any], melded: bool) -> None
         raise IllegalAction("bad_action", f"at must be 1..{len(meld) - 1}, got {at!r}")
     _guard_old_meld(meld, turn.laid, melded)
     _forget_declarations(turn, meld)
-    turn.table[index : index + 1] = [meld[:at], meld[at:]]
+    left, right = meld[:at], meld[at:]
+    _keep_in_order(left)
+    _keep_in_order(right)
+    turn.table[index : index + 1] = [left, right]
 
 
 def merge(turn: TurnInProgress, action: Mapping[str, Any], melded: bool) -> None:
-    """Put the tiles of meld `meld` into meld `into` at `pos` (default: its end)."""
+    """Put the tiles of meld `meld` into meld `into` at `pos` (default: its end, or in order
+    for a run in the making)."""
     index = _meld_index(turn, action.get("meld"), "meld")
     into = _meld_index(turn, action.get("into"), "into")
     if index == into:
@@ -149,6 +165,8 @@ def merge(turn: TurnInProgress, action: Mapping[str, Any], melded: bool) -> None
     _forget_declarations(turn, target)
     at = len(target) if pos is None else pos
     target[at:at] = source
+    if pos is None:
+        _keep_in_order(target)
     del turn.table[index]
 
 
@@ -162,6 +180,7 @@ def return_tile(turn: TurnInProgress, rack: list[str], action: Mapping[str, Any]
     meld = next(meld for meld in turn.table if tile in meld)
     _forget_declarations(turn, meld)
     meld.remove(tile)
+    _keep_in_order(meld)
     turn.laid.remove(tile)
     rack.append(tile)
     _prune(turn)

@@ -110,6 +110,44 @@ export function arrangeMeld(tiles) {
   return valid.sort((a, b) => readMeld(b).value - readMeld(a).value)[0];
 }
 
+// The tiles of a run in the making in order, as the server puts them after a step (app/games/
+// rummikub/run_order.py): numbers low to high, jokers first in the numbers missing between them
+// (the lowest gap first), spare ones in front as far as they were there and 1 allows, then
+// after the highest as far as 13 allows, the rest in front. null for a meld that is not a run
+// in the making: a group, mixed colours, a number twice, fewer than two numbered tiles.
+export function runOrder(tiles) {
+  const naturals = [];
+  const jokers = [];
+  let leading = 0;
+  for (const tile of tiles) {
+    if (isJoker(tile)) {
+      jokers.push(tile);
+      if (!naturals.length) leading += 1;
+      continue;
+    }
+    const decoded = decode(tile);
+    if (!decoded) return null;
+    naturals.push({ tile, ...decoded });
+  }
+  const colours = new Set(naturals.map((n) => n.colour));
+  const numbers = new Set(naturals.map((n) => n.number));
+  if (naturals.length < 2 || colours.size > 1 || numbers.size < naturals.length) return null;
+  naturals.sort((a, b) => a.number - b.number);
+  const gaps = naturals.map((n, i) => (i + 1 < naturals.length ? naturals[i + 1].number - n.number - 1 : 0));
+  const spare = Math.max(0, jokers.length - gaps.reduce((sum, gap) => sum + gap, 0));
+  const low = naturals[0].number;
+  const high = naturals[naturals.length - 1].number;
+  const back = Math.min(spare - Math.min(leading, spare, low - 1), 13 - high);
+  const front = spare - back;
+  const ordered = jokers.slice(0, front);
+  const fillers = jokers.slice(front, jokers.length - back);
+  naturals.forEach((n, i) => {
+    ordered.push(n.tile, ...fillers.splice(0, gaps[i]));
+  });
+  ordered.push(...jokers.slice(jokers.length - back));
+  return ordered;
+}
+
 // How a rack sorts: by colour then number, or by number then colour; jokers last.
 export function sortRack(tiles, by) {
   const key = (tile) => {

@@ -4,7 +4,7 @@ import { cardName, cardParts } from "../game_text.js";
 import { t } from "../i18n.js";
 import { h } from "./dom.js";
 
-// options: {drag, selected, disabled, small, onclick, ondblclick, extraClass, label}
+// options: {drag, selected, disabled, small, onclick, extraClass, label}
 export function cardElement(card, options = {}) {
   const { suit, label, symbol } = cardParts(card);
   const red = suit === "H" || suit === "D";
@@ -26,7 +26,6 @@ export function cardElement(card, options = {}) {
       "aria-pressed": interactive && options.selected !== undefined ? String(Boolean(options.selected)) : null,
       disabled: options.disabled,
       onclick: options.onclick,
-      ondblclick: options.ondblclick,
     },
     h("span.corner", { "aria-hidden": "true" }, h("span.rank", {}, label), h("span.suit", {}, symbol)),
     h("span.pip", { "aria-hidden": "true" }, symbol),

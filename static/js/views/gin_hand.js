@@ -70,8 +70,10 @@ export function createGinHand({ act, redraw }) {
     return cardElement(card, {
       drag: live ? `card:${card}` : null,
       selected: selected === card,
-      onclick: live ? () => select(ctx, card) : null,
-      ondblclick: live ? () => discard(ctx, card) : null,
+      // A double click discards. It is read from the second click's count, not a dblclick
+      // event: the first click redraws the hand, and the browser may send no dblclick to a
+      // card that was drawn anew between the two clicks.
+      onclick: live ? (event) => (event.detail === 2 ? discard(ctx, card) : select(ctx, card)) : null,
       extraClass: [
         marks,
         card === me.taken_this_turn ? "taken" : "",

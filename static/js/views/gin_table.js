@@ -440,6 +440,12 @@ export function createGinTable(container, controller) {
     else if (live) dealReturn(game.hand_number);
   }
 
+  // The words of the hand's result, when it ended between two views.
+  function handNote(before, after) {
+    const ended = myTable(after)?.outcome;
+    return ended && !myTable(before)?.outcome ? () => outcomeSummary(ended, seatName) : null;
+  }
+
   return {
     update(next) {
       const before = state?.game ?? null;
@@ -447,15 +453,15 @@ export function createGinTable(container, controller) {
       if (live) {
         flights.push(...log.follow(before, state.game, { me: mySeat(), seatName }));
         // The hand's result stays in the log after the next deal takes it off the table.
-        const ended = myTable(state.game)?.outcome;
-        if (before && ended && !myTable(before)?.outcome) log.note(() => outcomeSummary(ended, seatName));
+        const words = before ? handNote(before, state.game) : null;
+        if (words) log.note(words);
       }
       // A page opened or reloaded mid-match has no earlier view to follow: the log and the
       // last-move marks are rebuilt from the server's log of the match.
       if (live && !before && state.game && !rebuilt && controller.matchViews) {
         rebuilt = true;
         controller.matchViews().then((views) => {
-          log.rebuild(views, { me: mySeat() });
+          log.rebuild(views, { me: mySeat(), noteFor: handNote });
           draw();
         });
       }

@@ -44,9 +44,10 @@ export function createMoveList(game) {
       return others;
     },
     // The moves between earlier views (a page reloaded mid-match), put before what follow()
-    // has logged since; each other player's last move among them is marked unless a newer one
-    // already is. Nothing is announced: it is not news.
-    rebuild(views, { me }) {
+    // has logged since, with the notes `noteFor(before, after)` gives (a hand's result, as the
+    // table noted it live); each other player's last move among them is marked unless a newer
+    // one already is. Nothing is announced: it is not news.
+    rebuild(views, { me, noteFor = () => null }) {
       const earlier = [];
       const marks = new Map();
       for (let i = 1; i < views.length; i += 1) {
@@ -55,6 +56,8 @@ export function createMoveList(game) {
           if (move.seat === null) marks.clear();
           else if (move.seat !== me) marks.set(move.seat, move);
         }
+        const words = noteFor(views[i - 1], views[i]);
+        if (words) earlier.push({ note: words });
       }
       entries.unshift(...earlier);
       entries.splice(0, Math.max(0, entries.length - KEEP));

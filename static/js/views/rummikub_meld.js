@@ -7,10 +7,16 @@ import { readMeld } from "../rules/rummikub_melds.js";
 import { h } from "./dom.js";
 import { tileElement, tileName } from "./tiles.js";
 
-// Why a meld is not valid, in the page's words (read here as the server reads it).
+// Why a meld is not valid, in the page's words (read here as the server reads it). A meld that
+// reads well here but not on the server has a joker declared as a face that does not fit.
 export function whyInvalid(meld) {
   const local = readMeld(meld.tiles);
-  return local.error ? t(`rk.why.${local.error}`, local.detail) : (meld.reason ?? "");
+  if (local.error) {
+    // A run's reason names its tiles as the page does ("red 2"), never by code ("R2").
+    const named = Object.entries(local.detail).map(([key, value]) => [key, local.error.startsWith("run_") && typeof value === "string" ? tileName(value) : value]);
+    return t(`rk.why.${local.error}`, Object.fromEntries(named));
+  }
+  return Object.keys(meld.declared ?? {}).length ? t("rk.why.joker_declared") : (meld.reason ?? "");
 }
 
 function meldMark(meld) {
@@ -47,29 +53,44 @@ function jokerChoices(meld, act) {
 // index)}
 export function meldElement(meld, index, ctx) {
   const { interactive, canTouch, selected, act } = ctx;
-  const parts = [];
-  meld.tiles.forEach((tile, at) => {
-    // While a tile is selected a tap places it: no split handle or grip to land on by mistake.
-    if (at > 0 && canTouch && !selected) {
-      parts.push(
-        h("button.split", { type: "button", title: t("rk.split_here"), "aria-label": t("rk.split_here"), onclick: () => act({ type: "split", meld: index, at }) }),
-      );
-    }
-    parts.push(
-      tileElement(tile, {
-        drag: canTouch ? `tile:${tile}` : null,
-        // With another tile selected, a tap on a tile of this meld places it there.
-        onclick: interactive
-          ? (event) => (selected && selected !== tile && !meld.tiles.includes(selected) ? ctx.placeAt(index, event) : ctx.select(tile))
-          : null,
-        selected: selected === tile,
-        fresh: ctx.fresh.has(tile),
-        lastMove: ctx.marked.has(tile),
-        stands: meld.jokers?.[tile]?.length === 1 ? meld.jokers[tile][0] : (meld.declared?.[tile] ?? null),
-      }),
-    );
-  });
+  const tiles = meld.tiles.map((tile) =>
+    tileElement(tile, {
+      drag: canTouch ? `tile:${tile}` : null,
+      // With another tile selected, a tap on a tile of this meld places it there.
+      onclick: interactive
+        ? (event) => (selected && selected !== tile && !meld.tiles.includes(selected) ? ctx.placeAt(index, event) : ctx.select(tile))
+        : null,
+      selected: selected === tile,
+      fresh: ctx.fresh.has(tile),
+      lastMove: ctx.marked.has(tile),
+      stands: meld.jokers?.[tile]?.length === 1 ? meld.jokers[tile][0] : (meld.declared?.[tile] ?? null),
+    }),
+  );
   const target = interactive && selected;
+  // A meld is cut before its selected tile, with a button of a finger's size under the meld:
+  // a handle between every two tiles would be too slim to tap or push the tiles apart.
+  const at = canTouch && selected ? meld.tiles.indexOf(selected) : -1;
+  const split =
+    at > 0
+      ? h("button.split", { type: "button", title: t("rk.split_here"), "aria-label": t("rk.split_here"), onclick: () => ctx.split(index, at) }, "✂")
+      : null;
+  // The grip keeps its room whenever the meld is on a live table, so the table does not shift
+  // when the player's turn begins; it shows (and takes a drag) only when the meld may move.
+  const grip = ctx.live
+    ? h(
+        "button.grip",
+        {
+          type: "button",
+          class: canTouch && !selected ? "" : "resting",
+          dataset: canTouch && !selected ? { drag: `meld:${index}` } : {},
+          title: t("rk.drag_meld"),
+          "aria-label": t("rk.drag_meld"),
+          "aria-hidden": canTouch && !selected ? null : "true",
+          tabindex: canTouch && !selected ? null : -1,
+        },
+        "⠿",
+      )
+    : null;
   return h(
     "div.meld",
     {
@@ -85,9 +106,10 @@ export function meldElement(meld, index, ctx) {
         : null,
       onkeydown: interactive ? (event) => ctx.onKey(event, index) : null,
     },
-    canTouch && !selected ? h("button.grip", { type: "button", dataset: { drag: `meld:${index}` }, title: t("rk.drag_meld"), "aria-label": t("rk.drag_meld") }, "⠿") : null,
-    h("div.meld-tiles", {}, parts),
-    h("div.meld-foot", {}, h("span.meld-no", { "aria-hidden": "true" }, String(index + 1)), meldMark(meld)),
+    h("div.meld-tiles", {}, tiles),
+    // The split takes the grip's room (the grip rests while a tile is selected): the meld keeps
+    // its size whichever shows.
+    h("div.meld-foot", {}, split ?? grip, h("span.meld-no", { "aria-hidden": "true" }, String(index + 1)), meldMark(meld)),
     canTouch ? jokerChoices(meld, act) : null,
   );
 }

@@ -6,7 +6,7 @@
 
 import { seatLabel } from "../game_text.js";
 import { errorText, listText, t } from "../i18n.js";
-import { readMeld } from "../rules/rummikub_melds.js";
+import { readMeld, runOrder } from "../rules/rummikub_melds.js";
 import { clear, h, keepFocus } from "./dom.js";
 import { enableDrag, insertionIndex } from "./drag.js";
 import { createDealReturn, createRevealer, matchBanner, nextHandBar } from "./hand_end.js";
@@ -66,9 +66,11 @@ export function createRummikubTable(container, controller) {
   }
 
   // Where the pointer says, unless the tile only makes a valid meld somewhere else in it:
-  // an imprecise drop (a finger on a phone) still lands where it fits.
+  // an imprecise drop (a finger on a phone) still lands where it fits. Undefined for a run in
+  // the making: the server puts it in order, each joker where it fits (runOrder).
   function bestPosition(index, tile, pointed) {
     const others = melds()[index].tiles.filter((other) => other !== tile);
+    if (runOrder([...others, tile])) return undefined;
     const withTileAt = (pos) => [...others.slice(0, pos), tile, ...others.slice(pos)];
     if (readMeld(withTileAt(pointed)).kind) return pointed;
     for (let pos = 0; pos <= others.length; pos += 1) {
@@ -113,7 +115,8 @@ export function createRummikubTable(container, controller) {
       const into = Number(where.slice(5));
       if (!touchable(melds()[into])) return refuse("initial_meld_touches_table");
       if (into !== Number(value)) {
-        act({ type: "merge", meld: Number(value), into, pos: mergePosition(Number(value), into, dropPosition(target, point, null)) });
+        const pos = mergePosition(Number(value), into, dropPosition(target, point, null));
+        act(pos === undefined ? { type: "merge", meld: Number(value), into } : { type: "merge", meld: Number(value), into, pos });
       }
     }
   });
@@ -134,16 +137,25 @@ export function createRummikubTable(container, controller) {
   }
 
   // Where meld `from` goes into meld `into`: where it was dropped, unless the merged tiles only
-  // read as a meld with it elsewhere (a run in order, a joker where it fits).
+  // read as a meld with it elsewhere; undefined for a run in the making, which the server puts
+  // in order with its jokers where they fit.
   function mergePosition(from, into, pointed) {
     const moving = melds()[from].tiles;
     const others = melds()[into].tiles;
+    if (runOrder([...others, ...moving])) return undefined;
     const mergedAt = (pos) => [...others.slice(0, pos), ...moving, ...others.slice(pos)];
     if (readMeld(mergedAt(pointed)).kind) return pointed;
     for (let pos = 0; pos <= others.length; pos += 1) {
       if (readMeld(mergedAt(pos)).kind) return pos;
     }
     return pointed;
+  }
+
+  // Meld `index` cut before its tile at `at`: the smaller part goes after the other melds (they
+  // keep their places), so it is brought into view.
+  async function split(index, at) {
+    await act({ type: "split", meld: index, at });
+    [...root.querySelectorAll("#rk-table .meld")].at(-1)?.scrollIntoView({ block: "nearest" });
   }
 
   function tapTarget(where) {
@@ -206,6 +218,7 @@ export function createRummikubTable(container, controller) {
       list.length ? null : h("p.muted.empty-table", {}, t("rk.empty_table")),
       list.map((meld, index) =>
         meldElement(meld, index, {
+          live,
           interactive,
           canTouch: interactive && touchable(meld),
           selected,
@@ -215,6 +228,7 @@ export function createRummikubTable(container, controller) {
           select,
           tapTarget,
           placeAt,
+          split,
           onKey,
         }),
       ),
@@ -367,6 +381,12 @@ export function createRummikubTable(container, controller) {
     else if (live) dealReturn(game().round);
   }
 
+  // The words of the round's result, when it ended between two views.
+  function roundNote(before, after) {
+    const ended = after.last_round;
+    return ended && !before.last_round ? () => roundSummary(ended, seatName) : null;
+  }
+
   return {
     update(next) {
       const before = state?.game ?? null;
@@ -379,15 +399,15 @@ export function createRummikubTable(container, controller) {
       if (live) {
         log.follow(before, g, { me: mySeat(), seatName });
         // The round's result stays in the log after the next round takes it off the table.
-        const ended = g?.last_round;
-        if (before && ended && !before.last_round) log.note(() => roundSummary(ended, seatName));
+        const words = before && g ? roundNote(before, g) : null;
+        if (words) log.note(words);
       }
       // A page opened or reloaded mid-match has no earlier view to follow: the log and the
       // last-move marks are rebuilt from the server's log of the match.
       if (live && !before && g && !rebuilt && controller.matchViews) {
         rebuilt = true;
         controller.matchViews().then((views) => {
-          log.rebuild(views, { me: mySeat() });
+          log.rebuild(views, { me: mySeat(), noteFor: roundNote });
           draw();
         });
       }

@@ -201,3 +201,44 @@ def test_a_whole_play_replaces_the_table_in_progress() -> None:
     engine.apply(0, {"type": "play", "table": table("K10a K11a K12a")})
     assert tiles_on(engine.view(1)["table"]) == [["K10a", "K11a", "K12a"]]
     assert engine.view(0)["seats"][0]["rack_size"] == 11
+
+
+def test_a_turn_played_step_by_step_leaves_the_untouched_melds_in_their_places() -> None:
+    # K10 K11 K12 | R5 R6 R7 R8 | B1 B2 B3 on the table; seat 0 splits the run, joins B1 B2 B3
+    # to nothing, lays B4 and makes a new meld: K10 K11 K12 and B1..B4 never move.
+    engine = game("K10a K11a K12a R5a R6a R7a R8a B1a B2a B3a Y7a Y8a Y9a B4a", "Y1a")
+    engine.apply(0, {"type": "play", "table": table("K10a K11a K12a | R5a R6a R7a R8a")})
+    engine.apply(1, {"type": "draw"})
+    engine.apply(
+        0, {"type": "play", "table": table("K10a K11a K12a | R5a R6a R7a R8a | B1a B2a B3a")}
+    )
+    engine.apply(1, {"type": "draw"})
+    for step in (
+        {"type": "split", "meld": 1, "at": 1},
+        {"type": "move", "tile": "B4a", "to": 2},
+        {"type": "move", "tile": "Y7a", "to": "new"},
+        {"type": "move", "tile": "Y8a", "to": 4},
+        {"type": "move", "tile": "Y9a", "to": 4},
+    ):
+        engine.apply(0, step)
+    # The split's smaller part (R5) went after the old melds, not between them.
+    assert tiles_on(engine.view(1)["tentative"]["table"]) == table(
+        "K10a K11a K12a | R6a R7a R8a | B1a B2a B3a B4a | R5a | Y7a Y8a Y9a"
+    )
+    engine.apply(0, {"type": "move", "tile": "R5a", "to": 1})
+    engine.apply(0, {"type": "end_turn"})
+    assert tiles_on(engine.view(1)["table"]) == table(
+        "K10a K11a K12a | R5a R6a R7a R8a | B1a B2a B3a B4a | Y7a Y8a Y9a"
+    )
+
+
+def test_a_merged_meld_takes_the_place_of_the_larger_meld_it_joined() -> None:
+    engine = game("K10a K11a K12a R5a R6a R7a R8a R9a R10a R11a", "Y1a")
+    engine.apply(
+        0, {"type": "play", "table": table("R5a R6a R7a | K10a K11a K12a | R8a R9a R10a R11a")}
+    )
+    engine.apply(1, {"type": "draw"})
+    engine.apply(0, {"type": "merge", "meld": 0, "into": 2})
+    assert tiles_on(engine.view(1)["tentative"]["table"]) == table(
+        "K10a K11a K12a | R5a R6a R7a R8a R9a R10a R11a"
+    )
