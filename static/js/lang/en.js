@@ -15,6 +15,10 @@ export default {
   "conn.closed": "Not connected",
   "conn.retry": "Try again",
 
+  "notice.from_server": "Notice from the server:",
+  "notice.room_closed": "The server's operator closed this room:",
+  "notice.dismiss": "Dismiss",
+
   "common.loading": "Loading…",
   "common.connecting": "Connecting to the room…",
   "common.yes": "yes",

@@ -13,6 +13,9 @@ export default {
   "conn.reconnecting": "正在重新连接…",
   "conn.failed": "连接已断开",
   "conn.closed": "未连接",
+  "notice.from_server": "服务器通知：",
+  "notice.room_closed": "服务器管理员关闭了这个房间：",
+  "notice.dismiss": "关闭",
   "conn.retry": "重试",
 
   "common.loading": "加载中…",
