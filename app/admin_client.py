@@ -1,7 +1,8 @@
 """`meldhall admin ...`: the operator's routes (app.api.routes.admin) from a shell, over HTTP.
 
 The server's address comes from --url or MELDHALL_ADMIN_URL (http://127.0.0.1:8000 unless
-set), the token from --token or MELDHALL_ADMIN_TOKEN, as the server itself reads it.
+set), the token from --token or MELDHALL_ADMIN_TOKEN, as the server itself reads it. A room id
+may begin with "-": put "--" before it (`meldhall admin close -- -Xb3...`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,11 @@ REFUSED = 1
 
 def add_commands(commands: Any) -> None:
     """`admin` and its subcommands, on the `meldhall` parser's subparsers."""
-    admin = commands.add_parser("admin", help="the operator's routes of a running server")
+    admin = commands.add_parser(
+        "admin",
+        help="the operator's routes of a running server",
+        epilog='a room id that begins with "-" goes after "--": close -- -Xb3q...',
+    )
     admin.add_argument("--url", help=f"the server (MELDHALL_ADMIN_URL, else {DEFAULT_URL})")
     admin.add_argument("--token", help="the admin token (MELDHALL_ADMIN_TOKEN)")
     admin.add_argument("--json", action="store_true", help="print the server's JSON answer")

@@ -129,10 +129,10 @@ class RoomDirectory:
             await before_save(spec.room_id)
         # Durable before the answer: an invite link handed out must survive a restart.
         await room.save()
+        log.info("room created (%s, %d players)", game, players, extra=room.log_fields())
         for seat, level in bots:
             await room.add_bot(seat, level)
         self.rooms[spec.room_id] = room
-        log.info("room created (%s, %d players)", game, players, extra=room.log_fields())
         return room
 
     def get(self, room_id: str) -> Room:
