@@ -8,8 +8,11 @@
 - `G` the socket is gone (to its room's owner): "<node> <connection>";
 - `M` a room changed hands, to every node: JSON {"room", "node"} (node None: handed over,
   up for the taking);
-- `N` the operator's notice, to every node: JSON {"from": node, "notice": message}, which each
+- `O` the operator's notice, to every node: JSON {"from": node, "notice": message}, which each
   node sends to the sockets of its rooms.
+
+The bus itself starts a bundle with `B` and a numbered bundle with `N` (app.cluster.bus): no
+kind may take either.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 
 import orjson
 
-CALL, ANSWER, FRAME, CLOSE, GONE, MOVED, NOTICE = b"Q", b"R", b"F", b"C", b"G", b"M", b"N"
+CALL, ANSWER, FRAME, CLOSE, GONE, MOVED, NOTICE = b"Q", b"R", b"F", b"C", b"G", b"M", b"O"
 
 
 def call(body: dict[str, Any]) -> bytes:
