@@ -1,5 +1,6 @@
-"""The `meldhall` command: `serve` (migrations first, then uvicorn), `migrate`, and
-`ratings rebuild` (every rating computed again from the finished matches, server stopped).
+"""The `meldhall` command: `serve` (migrations first, then uvicorn), `migrate`,
+`ratings rebuild` (every rating computed again from the finished matches, server stopped), and
+`admin ...` (a running server's operator routes, over HTTP: app.admin_client).
 
 `python -m app` and `python -m app.cli` run the same command line.
 """
@@ -14,6 +15,7 @@ from typing import NoReturn
 import uvicorn
 from pydantic import ValidationError
 
+from app import admin_client
 from app.settings import Settings, get_settings
 from app.startup import describe_settings_error
 
@@ -50,6 +52,9 @@ def uvicorn_config(
         # a stopping server waiting for ever, and its rooms are never handed over.
         "timeout_graceful_shutdown": settings.shutdown_grace_s,
     }
+    if settings.log_format == "json":
+        # uvicorn's own lines go to the root logger's JSON handler (configure_logging).
+        options["log_config"] = None
     options.update(overrides)
     return uvicorn.Config(app or create_app(settings), **options)  # type: ignore[arg-type]
 
@@ -57,15 +62,23 @@ def uvicorn_config(
 def configure_logging(settings: Settings) -> None:
     """The server's own log lines (rooms recovered, the solver ready, failures) on stderr.
 
-    uvicorn configures only its own loggers; these go beside them, at the settings' level.
+    As text, uvicorn configures only its own loggers and these go beside them, at the
+    settings' level; as JSON (app.log_format) every line, uvicorn's too, is one object.
     """
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s"
-    )
+    if settings.log_format == "json":
+        from app.log_format import JsonLines
+
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonLines(settings.node_id))
+        logging.basicConfig(level=settings.log_level.upper(), handlers=[handler], force=True)
+    else:
+        logging.basicConfig(
+            level=settings.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s"
+        )
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
 
 
-COMMANDS = ("serve", "migrate", "ratings")
+COMMANDS = ("serve", "migrate", "ratings", "admin")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -80,7 +93,12 @@ def main(argv: list[str] | None = None) -> None:
     ratings_commands.add_parser(
         "rebuild", help="compute every rating again from the finished matches (server stopped)"
     )
+    admin_client.add_commands(commands)
     args = parser.parse_args(argv)
+    if args.command == "admin":
+        # A client of a server, maybe another machine's: this one's settings play no part.
+        admin_client.run(args)
+        return
     try:
         settings = get_settings()
     except ValidationError as exc:

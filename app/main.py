@@ -11,6 +11,12 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
+from prometheus_client import (
+    CollectorRegistry,
+    GCCollector,
+    PlatformCollector,
+    ProcessCollector,
+)
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
 from starlette.types import Receive, Scope, Send
@@ -18,12 +24,28 @@ from starlette.types import Receive, Scope, Send
 from app.api import contract
 from app.api.errors import install_error_handlers
 from app.api.last_resort import LastResort
+from app.api.operator_door import OperatorDoor
 from app.api.request_guard import RequestGuard
-from app.api.routes import chat, games, hints, history, pages, play, players, rooms, ws
+from app.api.routes import (
+    admin,
+    chat,
+    games,
+    hints,
+    history,
+    metrics,
+    pages,
+    play,
+    players,
+    rooms,
+    ws,
+)
 from app.api.routes.pages import ClientFiles
 from app.bots.registry import make_bot
 from app.bots.rummikub.solver import warm_up_in_background
 from app.cluster.node import ClusterNode, stop_node
+from app.log_format import name_the_node
+from app.metrics.gauges import Held, RoomGauges
+from app.metrics.meters import OFF, Meters
 from app.players.identity import Identities
 from app.players.standings import Standings
 from app.resources import STATIC
@@ -105,7 +127,13 @@ async def open_store_and_rooms(app: FastAPI, settings: Settings, url: str) -> Ro
     cluster node (it takes its share as it goes). StartupFailure in one line if that fails."""
     try:
         store = await open_database(url, settings)
-        directory = RoomDirectory(store=store, timings=timings(settings), make_bot=make_bot)
+        directory = RoomDirectory(
+            store=store,
+            timings=timings(settings),
+            make_bot=make_bot,
+            meters=app.state.meters,
+            node_id=app.state.node_id,
+        )
         app.state.store = store
         app.state.directory = directory
         if isinstance(store, SqlMatchStore):
@@ -130,6 +158,7 @@ async def open_store_and_rooms(app: FastAPI, settings: Settings, url: str) -> Ro
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     url = app.state.store_url or settings.resolved_database_url
+    name_the_node(app.state.node_id)
     if settings.cluster:
         if not url.startswith("postgresql"):
             raise StartupFailure("a cluster node needs PostgreSQL, which every node shares")
@@ -158,7 +187,7 @@ async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[N
     directory = await open_store_and_rooms(app, settings, url)
     log.info("matches are kept in %s", shown_url(url))
     store = directory.store
-    node = await join_cluster(settings, directory) if settings.cluster else None
+    node = await join_cluster(settings, directory, app.state.node_id) if settings.cluster else None
     app.state.rooms = directory if node is None else node
     sweeper = IdleRoomSweeper(directory, settings.room_idle_close_s)
     sweeper.start()
@@ -181,10 +210,9 @@ async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[N
             await store.close()
 
 
-async def join_cluster(settings: Settings, directory: RoomDirectory) -> ClusterNode:
+async def join_cluster(settings: Settings, directory: RoomDirectory, node_id: str) -> ClusterNode:
     from app.cluster.node import ClusterUnreachable, start_node
 
-    node_id = settings.node_id or new_node_id()
     try:
         node = await start_node(
             redis_url=settings.redis_url,
@@ -239,6 +267,10 @@ class Meldhall(FastAPI):
             return
         room_id = ws.room_socket_id(scope)
         if room_id is None:
+            door: OperatorDoor = self.state.door
+            if scope["type"] == "http" and door.guarded(scope["path"]) and not door.opens(scope):
+                await door.refuse(scope, receive, send)
+                return
             await super().__call__(scope, receive, send)
             return
         scope["app"] = self
@@ -249,8 +281,14 @@ class Meldhall(FastAPI):
 def create_app(settings: Settings | None = None, store_url: str | None = None) -> FastAPI:
     """The app; `store_url` ("memory://" or a database URL) overrides the settings' database."""
     app = Meldhall(title="meldhall", version="0.1.0", lifespan=lifespan)
-    app.state.settings = settings or get_settings()
+    app.state.settings = settings = settings or get_settings()
     app.state.store_url = store_url
+    # The server's name: its cluster node's, its metrics' `node` label, its JSON log lines'.
+    app.state.node_id = settings.node_id or new_node_id()
+    app.state.meters = measure(app) if settings.metrics_token else OFF
+    app.state.door = OperatorDoor(
+        metrics_token=settings.metrics_token, admin_token=settings.admin_token
+    )
     # Set once the store is open: players live in its database (none in a memory store).
     app.state.identities = None
     app.state.standings = None
@@ -266,10 +304,34 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
     app.add_middleware(RequestGuard, max_body_bytes=app.state.settings.ws_max_message_bytes)
     # Outermost of the app's own layers, so that whatever fails under it answers JSON.
     app.add_middleware(LastResort)
-    for module in (games, rooms, chat, play, hints, history, players, pages):
+    for module in (games, rooms, chat, play, hints, history, players, pages, admin, metrics):
         app.include_router(module.router)
     app.mount("/", ClientFiles(directory=STATIC, check_dir=False, html=False), name="static")
     return app
+
+
+def measure(app: FastAPI) -> Meters:
+    """The app's own metrics: its registry, the process's figures and the rooms' gauges."""
+    registry = CollectorRegistry(auto_describe=True)
+    ProcessCollector(registry=registry)
+    PlatformCollector(registry=registry)
+    GCCollector(registry=registry)
+    node_id: str = app.state.node_id
+
+    def held() -> Held | None:
+        directory: RoomDirectory | None = getattr(app.state, "directory", None)
+        if directory is None:
+            return None
+        rooms = getattr(app.state, "rooms", None)
+        if isinstance(rooms, ClusterNode):
+            return Held(
+                list(directory.rooms.values()), rooms.relayed_sockets, rooms.attached_sockets
+            )
+        return Held(list(directory.rooms.values()))
+
+    registry.register(RoomGauges(node_id, held))
+    # Registers itself: its counters and histograms are read at each scrape.
+    return Meters(registry, node_id)
 
 
 def __getattr__(name: str) -> Any:

@@ -14,6 +14,8 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 NODE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+# An admin token opens every room: short enough to guess is refused at start.
+MIN_ADMIN_TOKEN = 32
 
 
 def new_node_id() -> str:
@@ -46,6 +48,21 @@ class Settings(BaseSettings):
         description="Origins allowed to open the WebSocket besides the server's own",
     )
     log_level: Literal["critical", "error", "warning", "info", "debug"] = "info"
+    log_format: Literal["text", "json"] = Field(
+        default="text",
+        description="text: lines for people; json: one JSON object a line (time, level, "
+        "logger, message, and room, match and node where known)",
+    )
+    metrics_token: str = Field(
+        default="",
+        description="Serve /metrics (Prometheus) to 'Authorization: Bearer <token>' only; "
+        "empty: no /metrics (404)",
+    )
+    admin_token: str = Field(
+        default="",
+        description="Open /api/admin/... (and `meldhall admin`) to 'Authorization: Bearer "
+        "<token>' only, at least 32 characters; empty: no admin routes (404)",
+    )
     bot_delay_ms: int = Field(default=700, ge=0, le=60_000)
     solver_warm_up: bool = Field(
         default=True,
@@ -134,6 +151,12 @@ class Settings(BaseSettings):
                     "a cluster (MELDHALL_REDIS_URL set) needs PostgreSQL, which every node "
                     "shares: set DATABASE_URL=postgresql+asyncpg://..."
                 )
+        if self.admin_token and len(self.admin_token) < MIN_ADMIN_TOKEN:
+            raise ValueError(
+                f"MELDHALL_ADMIN_TOKEN must be at least {MIN_ADMIN_TOKEN} characters (it opens "
+                "every room to whoever holds it): make one with "
+                "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`"
+            )
         if self.node_id and not NODE_ID.fullmatch(self.node_id):
             raise ValueError("MELDHALL_NODE_ID may hold only letters, digits, '.', '_' and '-'")
         if not NODE_ID.fullmatch(self.cluster_name):

@@ -89,6 +89,12 @@ ERROR_CODES: dict[str, ErrorCode] = {
     "link_code_busy": ErrorCode(503, "no link code could be made; try again"),
     "player_not_found": ErrorCode(404, "no player with that id"),
     "unknown_mode": ErrorCode(400, "the game is not played by that many players"),
+    # The operator's routes.
+    "notice_empty": ErrorCode(422, "the notice is empty once white space is trimmed"),
+    "notice_too_long": ErrorCode(422, "the notice is over 300 characters"),
+    "notice_bad_characters": ErrorCode(
+        422, "the notice holds control or format characters (line breaks, direction overrides)"
+    ),
     # The socket only.
     "bad_json": ErrorCode(400, "the message is not JSON"),
     "bad_message": ErrorCode(400, "the message does not match its type's fields"),

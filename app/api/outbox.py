@@ -37,7 +37,16 @@ class SocketOutbox:
     # future per idle socket (bench/bench_server.py: memory per room), and without a task per
     # message when the socket keeps up (CPU per move). A list, not a deque: an empty deque
     # holds a 512-byte block, and this queue is nearly always empty.
-    __slots__ = ("asgi_send", "closed", "frames", "limit", "pending", "started", "task")
+    __slots__ = (
+        "asgi_send",
+        "close_code",
+        "closed",
+        "frames",
+        "limit",
+        "pending",
+        "started",
+        "task",
+    )
 
     def __init__(self, send: Send, limit: int = 256) -> None:
         self.asgi_send = send
@@ -47,6 +56,8 @@ class SocketOutbox:
         self.pending: list[str | tuple[int, str]] = []
         self.limit = limit
         self.closed = False
+        # The code the server closed the socket with, if it did.
+        self.close_code: int | None = None
         self.started = False
         self.task: asyncio.Task[None] | None = None
 
@@ -69,6 +80,7 @@ class SocketOutbox:
         if self.closed:
             return
         self.closed = True
+        self.close_code = code
         if self.task is None and self.started:
             self._write((code, reason))
         else:

@@ -213,3 +213,57 @@ class HintAnswer(Answer):
     action: Annotated[dict[str, Any], published("Action")] = Field(
         description="An action to send as it is, e.g. to /actions"
     )
+
+
+# -- the operator's routes (app.api.routes.admin) -------------------------------------------
+
+
+class AdminSeat(SeatInfo):
+    connections: int = Field(description="Sockets open on the seat now")
+    away_s: float = Field(description="Seconds since the seat's person was last seen")
+
+
+class AdminRoom(Answer):
+    room_id: str
+    game: str
+    status: Literal["waiting", "playing", "between_hands", "finished"]
+    public: bool
+    players: int
+    match_id: str | None
+    version: int
+    seats: list[AdminSeat]
+    connections: int = Field(description="Sockets open on the room, spectators' too")
+    idle_s: float = Field(description="Seconds since a person was last there; 0 while connected")
+    node: str = Field(description="The server that holds the room")
+
+
+class AdminRoomList(Answer):
+    rooms: list[AdminRoom]
+
+
+class CloseRoom(Request):
+    reason: str = Field(
+        default="the server's operator closed this room",
+        min_length=1,
+        max_length=120,
+        description="Sent to the room's sockets before they close",
+    )
+
+
+class SeatToBot(Request):
+    level: Level = "normal"
+    revoke: bool = Field(
+        default=False,
+        description="The seat's token stops working (its sockets close); otherwise its person "
+        "takes the seat back by using it",
+    )
+
+
+class NoticeRequest(Request):
+    text: str = Field(description="1 to 300 characters, without control characters")
+
+
+class NoticePosted(Answer):
+    type: Literal["notice"]
+    text: str
+    at: int = Field(description="Epoch milliseconds")

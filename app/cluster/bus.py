@@ -38,6 +38,7 @@ from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
 from app.cluster.keys import ClusterKeys
+from app.metrics.meters import NOTHING, Count
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +122,8 @@ class Bus:
         self.on_resubscribed = on_resubscribed
         self.on_undelivered = on_undelivered
         self.on_gap = on_gap
+        # Counts the messages published again (the node sets its app's counter).
+        self.published_again: Count = NOTHING
         self._stream = f"{node_id} {incarnation}".encode()
         # The nodes that read numbered bundles (the node keeps it up to date).
         self.numbered: set[str] = set()
@@ -199,6 +202,7 @@ class Bus:
                     self._unsent = [p for p in self._unsent if p.number is not None]
                     for publish in self._unsent:
                         publish.tried = True
+                        self.published_again.inc(len(publish.messages))
                     self._give_up_old()
                     if self._stopping:
                         return

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -234,6 +235,21 @@ async def _mute_chat(node: ClusterNode, room: Room, request: dict[str, Any]) -> 
     await room.mute_chat(request["token_hash"], request["index"], request["muted"])
 
 
+async def _admin_info(node: ClusterNode, room: Room, request: dict[str, Any]) -> Any:
+    room.refuse_if_gone()
+    return {**room.admin_info(time.monotonic()), "node": node.node_id}
+
+
+async def _admin_close(node: ClusterNode, room: Room, request: dict[str, Any]) -> Any:
+    await node.directory.close_by_operator(room, request["reason"])
+    return {**room.admin_info(time.monotonic()), "node": node.node_id}
+
+
+async def _admin_seat_to_bot(node: ClusterNode, room: Room, request: dict[str, Any]) -> Any:
+    await room.seat_to_bot(request["seat"], request["level"], request["revoke"])
+    return {**room.admin_info(time.monotonic()), "node": node.node_id}
+
+
 HANDLERS: dict[str, Handler] = {
     "describe": _describe,
     "read": _read,
@@ -251,4 +267,7 @@ HANDLERS: dict[str, Handler] = {
     "chat": _chat,
     "chat_lines": _chat_lines,
     "mute_chat": _mute_chat,
+    "admin_info": _admin_info,
+    "admin_close": _admin_close,
+    "admin_seat_to_bot": _admin_seat_to_bot,
 }

@@ -46,13 +46,15 @@ from app.cluster.remote import RelayedConnection, RemoteOutbox, RemoteRoom
 from app.rooms.access import RoomAccess
 from app.rooms.directory import RoomDirectory
 from app.rooms.errors import RoomError
-from app.rooms.fanout import Connection
+from app.rooms.fanout import Connection, dumps
 from app.rooms.room import CLOSE_ROOM_MOVED, Room
 from app.storage.store import StoreError
 
 log = logging.getLogger(__name__)
 
 UNAVAILABLE = "room_unavailable"
+# Rooms described at once for the operator's list.
+ADMIN_CALLS = 16
 TRY_AGAIN = "the server holding this room cannot be reached; it is being taken over, try again"
 MAYBE_MADE = (
     "the server holding this room did not answer; your request may or may not have been made: "
@@ -108,6 +110,8 @@ class ClusterNode:
             on_undelivered=self._undelivered,
             on_gap=self._missed_from,
         )
+        self.meters = directory.meters
+        self.bus.published_again = self.meters.messages_published_again
         self.calls = Calls(self.bus.send, node_id, self.incarnation)
         # Owner side: sockets other nodes hold, by (their node, their connection id).
         self._remote: dict[tuple[str, str], tuple[Room, Connection]] = {}
@@ -326,7 +330,6 @@ class ClusterNode:
         self._close_relays_elsewhere(room_id, self.node_id)
         self.bus.send_everyone(wire.moved(room_id, self.node_id))
         self.lobby_changed()
-        log.info("took room %s over at epoch %d", room_id, room.fence.epoch)
         return room
 
     async def _watch_calls(self) -> None:
@@ -395,6 +398,7 @@ class ClusterNode:
             # long as it is away. The fence keeps its write out once another node claims the
             # room; one that was committed before, the new owner reads after its claim.
             self.directory.drop(room)
+            self.directory.handed_over(room)
             self._spawn(self._handed_over(room.room_id))
 
     async def _handed_over(self, room_id: str) -> None:
@@ -497,6 +501,64 @@ class ClusterNode:
             await asyncio.sleep(delay)
             delay = min(0.5, delay * 2)
 
+    # -- the operator (app.api.routes.admin) ----------------------------------------------
+
+    @property
+    def relayed_sockets(self) -> int:
+        """Sockets held here for rooms other nodes own."""
+        return len(self._relayed)
+
+    @property
+    def attached_sockets(self) -> int:
+        """Sockets other nodes hold for rooms owned here."""
+        return len(self._remote)
+
+    async def every_room(self) -> list[dict[str, Any]]:
+        """Every open room of the cluster, each as its owner sees it (a room nobody holds is
+        taken over by the asking, as any call on it would)."""
+        room_ids = set(await self._open_room_ids()) | set(self.directory.rooms)
+        slots = asyncio.Semaphore(ADMIN_CALLS)
+
+        async def describe(room_id: str) -> dict[str, Any] | None:
+            async with slots:
+                try:
+                    info, _ = await self.call_room_from(room_id, "admin_info", {}, again=True)
+                except RoomError as error:
+                    if error.code != "room_not_found":
+                        log.warning("could not describe room %s: %s", room_id, error.message)
+                    return None
+            described: dict[str, Any] = info
+            return described
+
+        found = await asyncio.gather(*(describe(room_id) for room_id in sorted(room_ids)))
+        return [info for info in found if info is not None]
+
+    async def _open_room_ids(self) -> list[str]:
+        try:
+            return await self.directory.store.open_room_ids()
+        except Exception as error:
+            raise unavailable(error) from error
+
+    async def close_room(self, room_id: str, reason: str) -> dict[str, Any]:
+        closed: dict[str, Any] = await self.call_room(
+            room_id, "admin_close", {"reason": reason}, again=False
+        )
+        return closed
+
+    async def seat_to_bot(
+        self, room_id: str, seat: int, level: str, revoke: bool
+    ) -> dict[str, Any]:
+        arguments = {"seat": seat, "level": level, "revoke": revoke}
+        info: dict[str, Any] = await self.call_room(
+            room_id, "admin_seat_to_bot", arguments, again=False
+        )
+        return info
+
+    async def post_notice(self, notice: dict[str, Any]) -> None:
+        """Every node sends the notice to the sockets of its rooms (this one at once)."""
+        await self.directory.post_notice(notice)
+        self.bus.send_everyone(wire.notice(self.node_id, notice))
+
     # -- the relaying side ---------------------------------------------------------------
 
     def new_connection_id(self) -> str:
@@ -544,6 +606,7 @@ class ClusterNode:
                 self.bus.send(owner, wire.gone(self.node_id, conn_id))
             else:
                 relayed.outbox.send(text.decode())
+                self.meters.messages_relayed.inc()
         elif kind == wire.ANSWER:
             self.calls.answered(orjson.loads(body))
         elif kind == wire.CALL:
@@ -560,6 +623,10 @@ class ClusterNode:
             self._drop_remote(node, conn_id)
         elif kind == wire.MOVED:
             self._moved(orjson.loads(body))
+        elif kind == wire.NOTICE:
+            news = orjson.loads(body)
+            if news["from"] != self.node_id:
+                self.directory.send_notice(dumps(news["notice"]))
 
     def _moved(self, news: dict[str, Any]) -> None:
         room_id, owner = news["room"], news["node"]

@@ -7,7 +7,12 @@
 - `C` close that socket: "<owner> <connection>\\n" then JSON [code, reason];
 - `G` the socket is gone (to its room's owner): "<node> <connection>";
 - `M` a room changed hands, to every node: JSON {"room", "node"} (node None: handed over,
-  up for the taking).
+  up for the taking);
+- `O` the operator's notice, to every node: JSON {"from": node, "notice": message}, which each
+  node sends to the sockets of its rooms.
+
+The bus itself starts a bundle with `B` and a numbered bundle with `N` (app.cluster.bus): no
+kind may take either.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any
 
 import orjson
 
-CALL, ANSWER, FRAME, CLOSE, GONE, MOVED = b"Q", b"R", b"F", b"C", b"G", b"M"
+CALL, ANSWER, FRAME, CLOSE, GONE, MOVED, NOTICE = b"Q", b"R", b"F", b"C", b"G", b"M", b"O"
 
 
 def call(body: dict[str, Any]) -> bytes:
@@ -46,6 +51,10 @@ def gone(node: str, connection: str) -> bytes:
 
 def moved(room_id: str, node: str | None) -> bytes:
     return MOVED + orjson.dumps({"room": room_id, "node": node})
+
+
+def notice(node: str, message: dict[str, Any]) -> bytes:
+    return NOTICE + orjson.dumps({"from": node, "notice": message})
 
 
 def addressed(body: bytes) -> tuple[str, str, bytes]:

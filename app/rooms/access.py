@@ -88,3 +88,20 @@ class Rooms(Protocol):
     async def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
         """The public rooms waiting for players, as `describe` gives them."""
         ...
+
+    async def every_room(self) -> list[dict[str, Any]]:
+        """Every open room, private ones too, as the operator sees it (Room.admin_info), with
+        the node that holds it."""
+        ...
+
+    async def close_room(self, room_id: str, reason: str) -> dict[str, Any]:
+        """The operator closes a room; its last admin info. RoomError if it is not open."""
+        ...
+
+    async def seat_to_bot(
+        self, room_id: str, seat: int, level: str, revoke: bool
+    ) -> dict[str, Any]: ...
+
+    async def post_notice(self, notice: dict[str, Any]) -> None:
+        """Send the operator's notice to every socket of every room."""
+        ...

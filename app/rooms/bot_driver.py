@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 from app.bots.base import Action, Bot, View
+from app.metrics.meters import OFF, Meters
 
 log = logging.getLogger(__name__)
 
@@ -14,10 +16,13 @@ BotFactory = Callable[[str, str, int], Bot]
 
 
 class BotDriver:
-    def __init__(self, game: str, make_bot: BotFactory, seed: int) -> None:
+    def __init__(self, game: str, make_bot: BotFactory, seed: int, meters: Meters = OFF) -> None:
         self.game = game
         self.make_bot = make_bot
         self.seed = seed
+        self.meters = meters
+        # Bots choosing now (read by the metrics' gauges).
+        self.thinking = 0
         self._bots: dict[tuple[int, str], Bot] = {}
 
     def reset(self, seed: int) -> None:
@@ -35,4 +40,10 @@ class BotDriver:
     async def choose(self, seat: int, level: str, view: View, legal: list[Action]) -> Action:
         # A strong bot may think for a while: off the event loop, so other rooms carry on.
         bot = self.bot(seat, level)
-        return await asyncio.to_thread(bot.choose, view, legal)
+        self.thinking += 1
+        started = time.perf_counter()
+        try:
+            return await asyncio.to_thread(bot.choose, view, legal)
+        finally:
+            self.thinking -= 1
+            self.meters.bot_decided(self.game, level, time.perf_counter() - started)

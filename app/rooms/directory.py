@@ -9,11 +9,13 @@ from typing import Any
 
 from app.games.engine import Engine, IllegalAction
 from app.games.registry import engine_for
+from app.metrics.meters import OFF, Meters
 from app.rooms.bot_driver import BotFactory
 from app.rooms.errors import RoomError
+from app.rooms.fanout import dumps
 from app.rooms.flow import FLOWS
 from app.rooms.recovery import recover_rooms, take_over
-from app.rooms.room import CLOSE_ROOM_MOVED, Room, RoomSpec, RoomTimings
+from app.rooms.room import CLOSE_ROOM_CLOSED, CLOSE_ROOM_MOVED, Room, RoomSpec, RoomTimings
 from app.rooms.tokens import new_room_id
 from app.rooms.types import RoomStatus
 from app.storage.store import ABANDONED, Fence, MatchStore, StoreError
@@ -26,10 +28,21 @@ PLAYING_STATUSES = (RoomStatus.PLAYING, RoomStatus.BETWEEN_HANDS)
 class RoomDirectory:
     """The rooms this process holds: all of them alone, its own share in a cluster."""
 
-    def __init__(self, *, store: MatchStore, timings: RoomTimings, make_bot: BotFactory) -> None:
+    def __init__(
+        self,
+        *,
+        store: MatchStore,
+        timings: RoomTimings,
+        make_bot: BotFactory,
+        meters: Meters = OFF,
+        node_id: str = "",
+    ) -> None:
         self.store = store
         self.timings = timings
         self.make_bot = make_bot
+        self.meters = meters
+        # This server's name, as the operator's list of rooms shows it.
+        self.node_id = node_id
         self.rooms: dict[str, Room] = {}
         # Told whenever a room leaves this process: closed, lost or handed over.
         self.on_room_closed: Callable[[Room], None] | None = None
@@ -49,6 +62,7 @@ class RoomDirectory:
             timings=self.timings,
             make_bot=self.make_bot,
             fence=fence,
+            meters=self.meters,
         )
         room.on_lost = self._lost
         return room
@@ -76,6 +90,11 @@ class RoomDirectory:
         async with room.lock:
             room.lose()
         await room.close()
+        self.handed_over(room)
+
+    def handed_over(self, room: Room) -> None:
+        self.meters.handovers.inc()
+        log.info("room handed over", extra=room.log_fields())
 
     async def create(
         self,
@@ -110,6 +129,7 @@ class RoomDirectory:
             await before_save(spec.room_id)
         # Durable before the answer: an invite link handed out must survive a restart.
         await room.save()
+        log.info("room created (%s, %d players)", game, players, extra=room.log_fields())
         for seat, level in bots:
             await room.add_bot(seat, level)
         self.rooms[spec.room_id] = room
@@ -141,6 +161,7 @@ class RoomDirectory:
         rooms = await recover_rooms(self.store, self._engine, self._room)
         for room in rooms:
             self.rooms[room.room_id] = room
+            log.info("room recovered at start", extra=room.log_fields())
         return len(rooms)
 
     async def take_over(self, room_id: str) -> Room | None:
@@ -148,6 +169,8 @@ class RoomDirectory:
         room = await take_over(self.store, room_id, self._engine, self._room)
         if room is not None:
             self.rooms[room_id] = room
+            self.meters.takeovers.inc()
+            log.info("room taken over at epoch %d", room.fence.epoch, extra=room.log_fields())
         return room
 
     async def close_idle(self, idle_s: float) -> int:
@@ -171,26 +194,75 @@ class RoomDirectory:
             # Someone may have come back while this sweep waited for the lock.
             if room.idle_for(time.monotonic()) <= idle_s:
                 return False
-            try:
-                if room.match is not None and room.status in PLAYING_STATUSES:
-                    await self.store.finish_match(
-                        match_id=room.match.match_id,
-                        status=ABANDONED,
-                        result=None,
-                        final_scores=None,
-                        fence=room.fence,
-                    )
-                await self.store.close_room(room_id=room.room_id, epoch=room.fence.epoch)
-            except StoreError as error:
-                if error.code == "fenced":
-                    room.lose()
-                    raise RoomError("room_moved", "another server holds the room") from error
-                raise
-            room.closed = True
-            self._forget(room)
+            await self._close_held(room)
         await room.close()
-        log.info("closed room %s after %.0f s idle", room.room_id, idle_s)
+        log.info("room closed after %.0f s idle", idle_s, extra=room.log_fields())
         return True
+
+    async def close_by_operator(self, room: Room, reason: str) -> None:
+        """Close a room now: its match kept as abandoned, its sockets told why, then closed."""
+        async with room.lock:
+            room.refuse_if_gone()
+            await self._close_held(room)
+            message = dumps({"type": "room_closed", "reason": reason})
+            for connection in list(room.fanout.connections):
+                room.fanout.remove(connection)
+                connection.outbox.send(message)
+                connection.outbox.close(CLOSE_ROOM_CLOSED, reason[:120])
+        await room.close()
+        log.info("room closed by the operator: %s", reason, extra=room.log_fields())
+
+    async def _close_held(self, room: Room) -> None:
+        """Close a room whose lock is held: the store first, then this process lets it go."""
+        try:
+            if room.match is not None and room.status in PLAYING_STATUSES:
+                await self.store.finish_match(
+                    match_id=room.match.match_id,
+                    status=ABANDONED,
+                    result=None,
+                    final_scores=None,
+                    fence=room.fence,
+                )
+                self.meters.match_finished(room.spec.game, ABANDONED)
+            await self.store.close_room(room_id=room.room_id, epoch=room.fence.epoch)
+        except StoreError as error:
+            if error.code == "fenced":
+                room.lose()
+                raise RoomError("room_moved", "another server holds the room") from error
+            self.meters.storage_errors["room"].inc()
+            raise
+        room.closed = True
+        self._forget(room)
+
+    # -- the operator (app.api.routes.admin) --------------------------------------------------
+
+    async def every_room(self) -> list[dict[str, Any]]:
+        """Every room held here, private ones too, as an operator sees it."""
+        now = time.monotonic()
+        return [
+            {**room.admin_info(now), "node": self.node_id} for room in list(self.rooms.values())
+        ]
+
+    async def close_room(self, room_id: str, reason: str) -> dict[str, Any]:
+        room = self.get(room_id)
+        await self.close_by_operator(room, reason)
+        return {**room.admin_info(time.monotonic()), "node": self.node_id}
+
+    async def seat_to_bot(
+        self, room_id: str, seat: int, level: str, revoke: bool
+    ) -> dict[str, Any]:
+        room = self.get(room_id)
+        await room.seat_to_bot(seat, level, revoke)
+        return {**room.admin_info(time.monotonic()), "node": self.node_id}
+
+    async def post_notice(self, notice: dict[str, Any]) -> None:
+        """Send a notice to every socket of every room held here."""
+        self.send_notice(dumps(notice))
+
+    def send_notice(self, message: str) -> None:
+        for room in list(self.rooms.values()):
+            for connection in room.fanout.connections:
+                connection.outbox.send(message)
 
     async def close(self) -> None:
         for room in list(self.rooms.values()):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from typing import Any
 import orjson
 
 from app.games.engine import Action, Engine, IllegalAction, Seat, known_fields
+from app.metrics.meters import OFF, Meters
 from app.players.rating_math import SeatAtEnd, mode_of, places, rated_sides
 from app.rooms.errors import RoomError
 from app.storage.store import (
@@ -105,6 +107,8 @@ class Match:
         self.seed = seed
         self.store = store
         self.next_index = next_index
+        # Its room's, set as the room takes the match on.
+        self.meters: Meters = OFF
         self.hands_recorded = 0
         self.finished_recorded = False
         # The engine's JSON text at some earlier point, and every action applied since.
@@ -180,6 +184,7 @@ class Match:
             log.exception("engine failed on %r in match %s", action, self.match_id)
             self._roll_back()
             raise RoomError("internal_error", "the server could not apply this action") from exc
+        started = time.perf_counter()
         try:
             await self.store.append_action(
                 match_id=self.match_id,
@@ -194,6 +199,7 @@ class Match:
             if exc.code == "duplicate_action" and self._in_doubt is not None:
                 self._take_in_doubt()
                 raise SavedAfterAll() from exc
+            self.meters.storage_errors["action"].inc()
             log.exception("action %d of match %s not logged", self.next_index, self.match_id)
             raise RoomError(
                 "storage_unavailable", "the action could not be saved, so it was not made"
@@ -201,12 +207,14 @@ class Match:
         except Exception as exc:
             self._roll_back()
             self._in_doubt = (seat, logged)
+            self.meters.storage_errors["action"].inc()
             log.exception("action %d of match %s in doubt", self.next_index, self.match_id)
             raise RoomError(
                 "storage_unavailable",
                 "the action could not be saved; it may have been saved after all, as the "
                 "room's state will then show: read it before repeating the action",
             ) from exc
+        self.meters.commit_seconds.observe(time.perf_counter() - started)
         self._in_doubt = None
         self._since.append((seat, logged))
         self.next_index += 1
@@ -268,6 +276,7 @@ class Match:
                 )
                 self.finished_recorded = True
         except Exception:
+            self.meters.storage_errors["progress"].inc()
             log.exception("could not record the progress of match %s", self.match_id)
 
 

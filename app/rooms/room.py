@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.engine import Config, Engine, IllegalAction
+from app.metrics.meters import OFF, Meters
 from app.players.rating_math import SeatAtEnd
 from app.rooms.bot_driver import BotDriver, BotFactory
 from app.rooms.chat import HISTORY, TableTalk, checked_line, line_out
@@ -45,6 +46,8 @@ from app.storage.store import Fence, MatchStore, RoomRecord, SeatRecord, StoreEr
 log = logging.getLogger(__name__)
 
 CLOSE_SEAT_GONE = 4401
+# The operator closed the room (app.api.routes.admin): it is gone for good.
+CLOSE_ROOM_CLOSED = 4410
 # The room is served elsewhere now (or this server is stopping): reconnecting finds it.
 CLOSE_ROOM_MOVED = 1012
 # Versions of one epoch: a room would need a billion changes under one claim to run past it.
@@ -88,8 +91,10 @@ class Room:
         timings: RoomTimings,
         make_bot: BotFactory,
         fence: Fence | None = None,
+        meters: Meters = OFF,
     ) -> None:
         self.spec = spec
+        self.meters = meters
         # A room made here starts at epoch 0; a claimed one comes with the claim's fence.
         self.fence = fence or Fence(spec.room_id, 0)
         self.engine_cls = engine_cls
@@ -116,7 +121,7 @@ class Room:
             rate=timings.chat_lines_per_s,
             burst=timings.chat_burst,
         )
-        self.bots = BotDriver(spec.game, make_bot, 0)
+        self.bots = BotDriver(spec.game, make_bot, 0, meters)
         self.lock = asyncio.Lock()
         self.turn_timer = OneShot("turn")
         self.hand_timer = OneShot("between_hands")
@@ -220,6 +225,35 @@ class Room:
         if you is None:
             you = self._waiting_parts[seat] = {"seat": seat, "legal": []}
         return you
+
+    def log_fields(self) -> dict[str, Any]:
+        """The room and its match, for a log line's `extra` (app.log_format)."""
+        match_id = None if self.match is None else self.match.match_id
+        return {"room": self.spec.room_id, "match": match_id, "game": self.spec.game}
+
+    def admin_info(self, now: float) -> dict[str, Any]:
+        """What an operator sees of the room (app.api.routes.admin): every seat, its status,
+        its sockets and how long nobody has been there."""
+        seats = [
+            {
+                **seat.info(),
+                "connections": seat.connections,
+                "away_s": round(now - seat.last_seen, 1),
+            }
+            for seat in self.seats
+        ]
+        return {
+            "room_id": self.spec.room_id,
+            "game": self.spec.game,
+            "status": self.status.value,
+            "public": self.spec.public,
+            "players": self.spec.players,
+            "match_id": None if self.match is None else self.match.match_id,
+            "version": self.version,
+            "seats": seats,
+            "connections": len(self.fanout.connections),
+            "idle_s": round(self.idle_for(now), 1),
+        }
 
     def idle_for(self, now: float) -> float:
         """Seconds since a person last showed up; zero while anyone is connected."""
@@ -351,6 +385,27 @@ class Room:
             # An absent player is most often the one whose turn it is.
             self._poke_bots()
 
+    async def seat_to_bot(self, index: int, level: str, revoke: bool) -> None:
+        """The operator hands a person's seat to a bot at once, without the grace; with
+        `revoke`, the seat's token stops working and its sockets close."""
+        async with self.lock:
+            self._refuse_if_closed()
+            seat = self.seats.checked(index)
+            if seat.kind is not HUMAN:
+                raise RoomError("not_a_person", f"seat {index} is not held by a person")
+            before = self.seats.snapshot()
+            self.seats.hand_to_bot(seat, level=level, revoke=revoke)
+            await self._write_ahead(before)
+            await self._save_seat(seat)
+            if revoke:
+                self.fanout.close_seat(
+                    seat.index, CLOSE_SEAT_GONE, "the operator gave your seat to a bot"
+                )
+                seat.connections = 0
+            self._changed(game=True)
+            log.info("seat %d handed to a bot by the operator", index, extra=self.log_fields())
+            self._poke_bots()
+
     # -- playing -------------------------------------------------------------------------
 
     async def act(
@@ -428,6 +483,9 @@ class Room:
         if engine.is_over():
             self.status = FINISHED
             self.seats.clear_ready()
+            if status is not FINISHED:
+                self.meters.match_finished(self.spec.game, "finished")
+                log.info("match finished", extra=self.log_fields())
         elif not engine.to_act():
             if self.status is not BETWEEN_HANDS:
                 self.status = BETWEEN_HANDS
@@ -473,7 +531,10 @@ class Room:
         seats = [self._seat_record(seat) for seat in self.seats]
         try:
             self.match = await self._begin_match(seats)
+            self.match.meters = self.meters
         except RoomError as exc:
+            if exc.code == "storage_unavailable":
+                self.meters.storage_errors["match"].inc()
             self._lose_if_moved(exc)
             raise
         self.bots.reset(self.match.seed)
@@ -481,6 +542,7 @@ class Room:
         self.seats.clear_ready()
         self._turn_key = None
         self._info = None
+        log.info("match started", extra=self.log_fields())
         self._after_game_change()
         # The match itself is durable already, and recovery finds it by room id.
         await self._save_quietly()
@@ -517,6 +579,7 @@ class Room:
         """Carry on with a match rebuilt from its log (after a restart)."""
         async with self.lock:
             self.match = match
+            match.meters = self.meters
             self.bots.reset(match.seed)
             self.version = self.fence.epoch * VERSION_STRIDE + match.next_index + 1
             self.status = PLAYING
@@ -653,9 +716,11 @@ class Room:
                 if exc.code == "fenced":
                     self._lose_if_moved(RoomError("room_moved", "the room moved"))
                     self._refuse_if_closed()
+                self.meters.storage_errors["chat"].inc()
                 log.error("could not keep a chat line of room %s: %r", self.room_id, exc)
                 raise RoomError("storage_unavailable", "the message could not be kept") from exc
             except Exception as exc:
+                self.meters.storage_errors["chat"].inc()
                 log.error("could not keep a chat line of room %s: %r", self.room_id, exc)
                 raise RoomError("storage_unavailable", "the message could not be kept") from exc
             out = line_out(record)
@@ -791,8 +856,13 @@ class Room:
             except RoomError as moved:
                 self._lose_if_moved(moved)
                 raise
-            log.exception("could not save room %s", self.spec.room_id)
+            log.exception("could not save room %s", self.spec.room_id, extra=self.log_fields())
+            self.meters.storage_errors["room"].inc()
             raise RoomError("storage_unavailable", "the room could not be saved") from exc
+
+    def refuse_if_gone(self) -> None:
+        """RoomError if the room was closed here or is held by another server now."""
+        self._refuse_if_closed()
 
     def _refuse_if_closed(self) -> None:
         if self.lost:

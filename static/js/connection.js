@@ -7,7 +7,7 @@ const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 10000;
 const MAX_ATTEMPTS = 40;
 // Close codes after which retrying cannot help (see docs/protocol.md).
-const FATAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404]);
+const FATAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404, 4410]);
 
 export class ActionError extends Error {
   constructor(code, message) {
@@ -18,9 +18,11 @@ export class ActionError extends Error {
 
 export class Connection {
   // store: a Store; onStatus(status, detail); onError(code, message) for errors without a seq
-  // (and for refused chat lines); onChat(lines, history) for the table's talk.
-  constructor({ roomId, token, store, onStatus, onError, onChat }) {
+  // (and for refused chat lines); onChat(lines, history) for the table's talk; onNotice({text,
+  // closed}) for the server operator's notice, or the reason the operator closed the room.
+  constructor({ roomId, token, store, onStatus, onError, onChat, onNotice }) {
     this.onChat = onChat;
+    this.onNotice = onNotice;
     this.roomId = roomId;
     this.token = token;
     this.store = store;
@@ -109,6 +111,12 @@ export class Connection {
         break;
       case "chat_history":
         this.onChat?.(message.messages ?? [], true);
+        break;
+      case "notice":
+        this.onNotice?.({ text: String(message.text ?? ""), closed: false });
+        break;
+      case "room_closed":
+        this.onNotice?.({ text: String(message.reason ?? ""), closed: true });
         break;
       default:
         break;

@@ -9,8 +9,9 @@ import { ChatLog } from "./chat_log.js";
 import { Store } from "./store.js";
 
 export class RoomController {
-  constructor(roomId, { onStatus, onError, onChat }) {
+  constructor(roomId, { onStatus, onError, onChat, onNotice }) {
     this.roomId = roomId;
+    this.onNotice = onNotice;
     this.store = new Store();
     this.chatLog = new ChatLog(roomId);
     this.onChat = onChat;
@@ -64,6 +65,7 @@ export class RoomController {
         const fresh = this.chatLog.add(lines, history);
         this.onChat?.(fresh, history);
       },
+      onNotice: (notice) => this.onNotice?.(notice),
     });
     this.connection.open();
   }

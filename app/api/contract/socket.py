@@ -92,10 +92,26 @@ class ChatHistory(Wire):
     messages: list[ChatLine] = Field(description="At most 50, oldest first")
 
 
+class Notice(Wire):
+    """The server's operator speaks to every open table ("restarting in 5 minutes")."""
+
+    type: Literal["notice"]
+    text: str = Field(description="1 to 300 characters, without control characters")
+    at: int = Field(description="When it was posted, in epoch milliseconds")
+
+
+class RoomClosed(Wire):
+    """The operator closed the room: its match is kept as abandoned, and the socket closes
+    (code 4410) right after this message."""
+
+    type: Literal["room_closed"]
+    reason: str
+
+
 class ServerMessage(
     RootModel[
         Annotated[
-            Snapshot | Patch | Ack | Error | Hint | Pong | Chat | ChatHistory,
+            Snapshot | Patch | Ack | Error | Hint | Pong | Chat | ChatHistory | Notice | RoomClosed,
             Field(discriminator="type"),
         ]
     ]

@@ -10,6 +10,7 @@ through `seat_hint`, with the same slots and the same codes.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -19,6 +20,7 @@ from app.api.deps import RoomDep, TokenHashDep
 from app.api.errors import ApiError
 from app.api.schemas import ErrorBody, HintAnswer
 from app.bots.hints import NoHint, hint
+from app.metrics.meters import OFF, Meters, Timing
 from app.rooms.access import RoomAccess
 
 ERRORS = {code: {"model": ErrorBody} for code in (401, 403, 404, 409)}
@@ -43,7 +45,9 @@ async def hint_slots(request: Request) -> asyncio.Semaphore:
 SlotsDep = Annotated[asyncio.Semaphore, Depends(hint_slots)]
 
 
-async def seat_hint(room: RoomAccess, token_hash: str, slots: asyncio.Semaphore) -> HintAnswer:
+async def seat_hint(
+    room: RoomAccess, token_hash: str, slots: asyncio.Semaphore, meters: Meters = OFF
+) -> HintAnswer:
     """A move for the token's seat, from its own state document.
 
     Raises ApiError (`hints_disabled`, `no_hint`), or the room's RoomError for a token that
@@ -56,14 +60,18 @@ async def seat_hint(room: RoomAccess, token_hash: str, slots: asyncio.Semaphore)
     if not legal or document["game"] is None:
         raise ApiError("no_hint", "your seat has nothing to do now: it is not your turn")
     try:
-        action = await think(slots, document["room"]["game"], document["game"], legal)
+        action = await think(slots, document["room"]["game"], document["game"], legal, meters)
     except NoHint as exc:
         raise ApiError("no_hint", str(exc)) from exc
     return HintAnswer(version=version, action=action)
 
 
 async def think(
-    slots: asyncio.Semaphore, game: str, view: dict[str, Any], legal: list[dict[str, Any]]
+    slots: asyncio.Semaphore,
+    game: str,
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    meters: Meters = OFF,
 ) -> dict[str, Any]:
     """The hint, worked out in a thread once a slot is free.
 
@@ -72,19 +80,30 @@ async def think(
     threads ever think at once.
     """
     await slots.acquire()
-    thinking = asyncio.ensure_future(asyncio.to_thread(hint, game, view, legal))
-    thinking.add_done_callback(lambda done: release(slots, done))
-    return await asyncio.shield(thinking)
+    thinking = asyncio.ensure_future(asyncio.to_thread(timed_hint, game, view, legal))
+    thinking.add_done_callback(lambda done: release(slots, done, meters.hint_seconds[game]))
+    action, _ = await asyncio.shield(thinking)
+    return action
 
 
-def release(slots: asyncio.Semaphore, done: asyncio.Future[Any]) -> None:
+def timed_hint(
+    game: str, view: dict[str, Any], legal: list[dict[str, Any]]
+) -> tuple[dict[str, Any], float]:
+    """The hint, and the seconds it took (measured in its thread, counted on the loop's)."""
+    started = time.perf_counter()
+    return hint(game, view, legal), time.perf_counter() - started
+
+
+def release(slots: asyncio.Semaphore, done: asyncio.Future[Any], seconds: Timing) -> None:
     slots.release()
-    if not done.cancelled():
-        # Read here, so that an answer nobody waits for any more is not logged as lost.
-        done.exception()
+    # Read here, so that an answer nobody waits for any more is not logged as lost.
+    if not done.cancelled() and done.exception() is None:
+        seconds.observe(done.result()[1])
 
 
 @router.get("/hint")
-async def read_hint(room: RoomDep, token_hash: TokenHashDep, slots: SlotsDep) -> HintAnswer:
+async def read_hint(
+    request: Request, room: RoomDep, token_hash: TokenHashDep, slots: SlotsDep
+) -> HintAnswer:
     """A move for the caller's seat, chosen from its own state document; send it as it is."""
-    return await seat_hint(room, token_hash, slots)
+    return await seat_hint(room, token_hash, slots, request.app.state.meters)

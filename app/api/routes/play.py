@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import time
+
+from fastapi import APIRouter, Request
 
 from app.api.deps import OptionalTokenHashDep, RoomDep, TokenHashDep
 from app.api.schemas import ActionRequest, ErrorBody, LegalAnswer, StateAnswer
+from app.games.engine import IllegalAction
+from app.metrics.meters import Meters
+from app.rooms.errors import RoomError
 
 ERRORS = {code: {"model": ErrorBody} for code in (401, 404, 409, 422, 503)}
 router = APIRouter(prefix="/api/rooms/{room_id}", tags=["play"], responses=ERRORS)  # type: ignore[arg-type]
@@ -20,9 +25,19 @@ async def read_state(room: RoomDep, token_hash: OptionalTokenHashDep) -> StateAn
 
 
 @router.post("/actions")
-async def act(body: ActionRequest, room: RoomDep, token_hash: TokenHashDep) -> StateAnswer:
+async def act(
+    request: Request, body: ActionRequest, room: RoomDep, token_hash: TokenHashDep
+) -> StateAnswer:
     """Apply one action; answers only once the action is in the durable log."""
-    await room.act(token_hash, body.action, body.version)
+    meters: Meters = request.app.state.meters
+    started = time.perf_counter()
+    try:
+        await room.act(token_hash, body.action, body.version)
+    except (RoomError, IllegalAction) as refused:
+        meters.actions_refused[refused.code].inc()
+        raise
+    meters.actions_accepted.inc()
+    meters.action_seconds.observe(time.perf_counter() - started)
     version, document = await room.read(token_hash)
     return StateAnswer(version=version, state=document)
 

@@ -33,6 +33,7 @@ from app.api.outbox import Resumed, SocketOutbox
 from app.api.rate_limit import TokenBucket
 from app.api.routes.hints import hint_slots_of, seat_hint
 from app.games.engine import IllegalAction
+from app.metrics.meters import OFF, Meters
 from app.rooms.access import RoomAccess, Rooms
 from app.rooms.errors import RoomError
 from app.rooms.fanout import Connection, dumps
@@ -99,7 +100,8 @@ async def room_socket(scope: Scope, receive: Receive, send: Send) -> None:
         return
     room, connection, outbox = joined
     state = scope["app"].state
-    session = Session(room, connection, outbox, state.settings, hint_slots_of(state))
+    meters: Meters = state.meters
+    session = Session(room, connection, outbox, state.settings, hint_slots_of(state), meters)
     outbox.start()
     if isinstance(room, Room):
         # A room held here (see Session.take); one on another node is read through the queue.
@@ -107,10 +109,13 @@ async def room_socket(scope: Scope, receive: Receive, send: Send) -> None:
     try:
         await session.run(receive)
     finally:
+        # The server's close code if it closed the socket, else the client's.
+        code = outbox.close_code or session.client_code
         await session.stop_hint()
         await session.finish_taken()
         await room.disconnect(connection)
         await outbox.finish()
+        meters.socket_closes[str(code or outbox.close_code)].inc()
 
 
 async def join(
@@ -125,18 +130,22 @@ async def join(
     websocket = WebSocket(scope, receive=receive, send=send)
     settings: Settings = websocket.app.state.settings
     rooms: Rooms = websocket.app.state.rooms
+    meters: Meters = websocket.app.state.meters
     if not origin_allowed(websocket, settings):
         await websocket.close(CLOSE_FORBIDDEN, "origin not allowed")
         return None
     await websocket.accept()
+    meters.socket_opens.inc()
     try:
         room = await rooms.find(websocket.path_params["room_id"])
     except RoomError:
         await websocket.close(CLOSE_NO_ROOM, "no such room")
+        meters.socket_closes[str(CLOSE_NO_ROOM)].inc()
         return None
     hello = await receive_hello(websocket, settings.ws_hello_timeout_s)
     if isinstance(hello, int):
         await close_quietly(websocket, hello, "expected {'type': 'hello', 'token': ...}")
+        meters.socket_closes[str(hello)].inc()
         return None
     token_hash = None if hello.token is None else hash_token(hello.token)
     outbox = SocketOutbox(send)
@@ -145,6 +154,7 @@ async def join(
     except RoomError as exc:
         code = CLOSE_BAD_TOKEN if exc.code == "bad_token" else CLOSE_FORBIDDEN
         await close_quietly(websocket, code, exc.message)
+        meters.socket_closes[str(code)].inc()
         return None
     return room, connection, outbox
 
@@ -160,11 +170,13 @@ class Session:
 
     __slots__ = (
         "bucket",
+        "client_code",
         "connection",
         "handling",
         "hint_slots",
         "hinting",
         "max_bytes",
+        "meters",
         "outbox",
         "room",
         "strikes",
@@ -180,8 +192,12 @@ class Session:
         outbox: SocketOutbox,
         settings: Settings,
         hint_slots: asyncio.Semaphore,
+        meters: Meters = OFF,
     ) -> None:
         self.room = room
+        self.meters = meters
+        # The client's close code, once it has gone.
+        self.client_code: int | None = None
         self.connection = connection
         self.outbox = outbox
         self.hint_slots = hint_slots
@@ -211,6 +227,7 @@ class Session:
             # receive_text inlined: one coroutine less per message, and per waiting socket.
             message = await receive()
             if message["type"] == "websocket.disconnect":
+                self.client_code = message.get("code", 1005)
                 return
             text = message.get("text")
             if text is None:
@@ -331,6 +348,8 @@ class Session:
         if token_hash is None:
             self.error("spectator", "spectators cannot act", message.seq)
             return
+        meters = self.meters
+        started = time.perf_counter()
         try:
             # Accepted, the action's ack goes out with this connection's patch, from the room.
             # A session's connection stays in its room until the session ends (a seat left
@@ -339,7 +358,11 @@ class Session:
                 token_hash, message.action, message.version, (self.connection, message.seq)
             )
         except (RoomError, IllegalAction) as exc:
+            meters.actions_refused[exc.code].inc()
             self.error(exc.code, exc.message, message.seq)
+            return
+        meters.actions_accepted.inc()
+        meters.action_seconds.observe(time.perf_counter() - started)
 
     async def chat(self, message: ChatMessage) -> None:
         """Say a line through the room's owner, which sends it to everyone, this socket too."""
@@ -381,7 +404,7 @@ class Session:
 
     async def hint(self, token_hash: str, seq: int | None) -> None:
         try:
-            answer = await seat_hint(self.room, token_hash, self.hint_slots)
+            answer = await seat_hint(self.room, token_hash, self.hint_slots, self.meters)
         except (ApiError, RoomError) as exc:
             self.error(exc.code, exc.message, seq)
         except Exception:

@@ -15,6 +15,10 @@ export default {
   "conn.closed": "Not connected",
   "conn.retry": "Try again",
 
+  "notice.from_server": "Notice from the server:",
+  "notice.room_closed": "The server's operator closed this room:",
+  "notice.dismiss": "Dismiss",
+
   "common.loading": "Loading…",
   "common.connecting": "Connecting to the room…",
   "common.yes": "yes",
@@ -470,6 +474,9 @@ export default {
   "error.not_chat_host": "Only the room's host can mute a player for everyone.",
   "error.chat_empty": "The message is empty.",
   "error.chat_too_long": "The message is too long (300 characters at most).",
+  "error.notice_empty": "The notice is empty.",
+  "error.notice_too_long": "The notice is too long (300 characters at most).",
+  "error.notice_bad_characters": "The notice may not hold line breaks, tabs or other control characters.",
   "error.bad_reaction": "Unknown quick reaction.",
   "notify.title_your_turn": "▶ Your turn · {app}",
   "log.title": "Moves",

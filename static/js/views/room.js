@@ -14,6 +14,7 @@ import { aloneWithBots, secondsUntil } from "./hand_end.js";
 import { showNotFound } from "./not_found.js";
 import { asPlayer } from "./identity_dialog.js";
 import { createJoinNotice } from "./join_notice.js";
+import { createServerNotice } from "./server_notice.js";
 import { createTurnWatch } from "./notify.js";
 import { createRummikubTable } from "./rummikub_table.js";
 import { seatName, seatsPanel } from "./seats_panel.js";
@@ -40,8 +41,10 @@ export function roomPage(main, [roomId]) {
     },
     onError: showError,
     onChat: (lines, history) => chat?.arrived(lines, history, redrawSeats),
+    onNotice: (notice) => serverNotice?.show(notice),
   });
   let chat = null;
+  let serverNotice = null;
 
   const header = h("section.room-head");
   const seatsBox = h("section.seats-panel");
@@ -50,6 +53,7 @@ export function roomPage(main, [roomId]) {
   const roomBox = h("div.room", { dataset: { room: roomId } }, header, seatsBox, tableBox, joinBox);
   main.replaceChildren(roomBox);
   chat = createChatPanel(roomBox, controller, seatsBox);
+  serverNotice = createServerNotice(roomBox);
 
   // Test and support hook: drop the socket as a network failure would.
   window.meldhall = { dropConnection: () => controller.dropConnection(), store: controller.store };

@@ -1,0 +1,1 @@
+"""Prometheus metrics of one server (app.metrics.meters, app.metrics.gauges)."""
