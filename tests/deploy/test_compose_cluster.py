@@ -12,6 +12,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from tests.deploy.podman import (
     Compose,
     HealthChecks,
     Steps,
+    inspect,
     podman,
     wait_for_health,
 )
@@ -57,15 +59,70 @@ def node_id(stack: Compose, container: str) -> str:
 
 @dataclass
 class TimedPlayer(Player):
-    """A player that notes when each of its actions was acknowledged, at which version."""
+    """A player that notes when each of its actions was acknowledged (wall clock), at which
+    version."""
 
     acks: list[tuple[float, int]] = field(default_factory=list)
 
     def _answers(self, message: dict[str, Any], pending: tuple[int, dict[str, Any]]) -> bool:
         answered = super()._answers(message, pending)
         if answered and message["type"] == "ack":
-            self.acks.append((time.monotonic(), message["version"]))
+            self.acks.append((time.time(), message["version"]))
         return answered
+
+
+def stamped_logs(stack: Compose, container: str) -> list[tuple[float, str]]:
+    """The container's log lines with the times podman stamped them (wall clock)."""
+    done = podman("logs", "--timestamps", container, check=False)
+    lines = []
+    for line in (done.stdout + done.stderr).splitlines():
+        stamp, _, text = line.partition(" ")
+        try:
+            when = datetime.fromisoformat(stamp).timestamp()
+        except ValueError:
+            continue
+        lines.append((when, text))
+    return lines
+
+
+@dataclass
+class Kill:
+    """The owner's kill: which container, when (wall clock), when its lease would have run out
+    unrenewed, and when the new owner acknowledged the next move."""
+
+    owner: str
+    at: float
+    lease_ends: float
+    resumed_at: float | None = None
+
+
+def kill_timeline(stack: Compose, room_id: str, kill: Kill, players: list[TimedPlayer]) -> str:
+    """What happened around the kill, each line in seconds after it (wall clock, podman's stamps
+    on the containers' logs): the players' sockets, snapshots, moves and answers; the balancer
+    marking servers down or up; the nodes' lines about the room (sockets accepted, the takeover)
+    and their warnings; when the killed container stopped (and started again, if it did) and
+    when the room's lease, unrenewed, ran out."""
+    events = [event for player in players for event in player.timeline]
+    events.append((kill.lease_ends, "the owner's lease, unrenewed, runs out"))
+    state = inspect(kill.owner)["State"]
+    for moment in ("FinishedAt", "StartedAt"):
+        # RFC 3339 with nanoseconds: "2026-12-07T07:48:24.343782834Z"
+        found = re.match(r"([-\dT:]+)(\.\d+)?Z", str(state.get(moment)))
+        if found:
+            when = datetime.fromisoformat(f"{found[1]}{(found[2] or '')[:7]}+00:00").timestamp()
+            events.append((when, f"{kill.owner}: {moment}"))
+    until = kill.at + 60 if kill.resumed_at is None else kill.resumed_at
+    (balancer,) = stack.named("balancer")
+    for when, text in stamped_logs(stack, balancer):
+        if re.search(r"is (DOWN|UP)|MAINT|going DOWN|backup servers online", text):
+            events.append((when, f"balancer: {text}"))
+    for node in stack.named("app") + stack.named("node"):
+        short = node.removeprefix(f"{stack.project}_")
+        for when, text in stamped_logs(stack, node):
+            if room_id in text or re.search(r"WARNING|ERROR|joined cluster|startup", text):
+                events.append((when, f"{short}: {text.strip()[:160]}"))
+    window = sorted(e for e in events if kill.at - 1.5 <= e[0] <= until + 2.0)
+    return "\n".join(f"{when - kill.at:+7.2f} s  {what}" for when, what in window)
 
 
 def acknowledged(players: list[TimedPlayer]) -> list[tuple[float, int]]:
@@ -133,18 +190,26 @@ def test_the_cluster_profile_plays_through_the_balancer_and_survives_a_killed_no
             for seat, token in enumerate(tokens)
         ]  # fmt: skip
 
-        async def scenario() -> tuple[str, float]:
+        kills: list[Kill] = []
+
+        async def scenario() -> float:
             matches = [asyncio.create_task(player.play(240)) for player in players]
             await wait_for(lambda: len(acknowledged(players)) >= 4, 60, "the first moves")
             # The balancer put the two seats' sockets on different nodes.
             holding = [n for n in nodes if accepted_sockets(stack, n, room_id)]
             assert len(holding) == 2, {n: accepted_sockets(stack, n, room_id) for n in nodes}
-            # The room's owner (its lease in Redis) is killed mid-match.
-            lease = podman("exec", redis, "redis-cli", "GET", f"meldhall:lease:{room_id}")
-            owner = ids[lease.stdout.strip()]
-            killed_at = time.monotonic()
-            await asyncio.to_thread(podman, "kill", owner)
-            step(f"played a while, then killed the room's owner {owner}")
+            # The room's owner (its lease in Redis, and how long that has left) is killed
+            # mid-match.
+            script = "return {redis.call('GET', KEYS[1]), redis.call('PTTL', KEYS[1])}"
+            lease = podman(
+                "exec", redis, "redis-cli", "EVAL", script, "1", f"meldhall:lease:{room_id}"
+            )
+            holder, left_ms = lease.stdout.split()
+            lease_ends = time.time() + int(left_ms) / 1000
+            kill = Kill(ids[holder], time.time(), lease_ends)
+            kills.append(kill)
+            await asyncio.to_thread(podman, "kill", kill.owner)
+            step(f"played a while, then killed the room's owner {kill.owner}")
             # A room's versions count from its owner's epoch times 10^9: an action acknowledged
             # at a version past the old epoch's was taken by the new owner.
             epoch = max(player.version for player in players) // 10**9
@@ -153,13 +218,18 @@ def test_the_cluster_profile_plays_through_the_balancer_and_survives_a_killed_no
                 60, "a move acknowledged by the new owner",
             )  # fmt: skip
             moved = [t for t, v in acknowledged(players) if v >= (epoch + 1) * 10**9]
+            kill.resumed_at = min(moved)
             step("a move acknowledged by the new owner")
             await asyncio.gather(*matches)
             step("the match played to its end")
-            return owner, min(moved) - killed_at
+            return kill.resumed_at - kill.at
 
-        owner, resumed = asyncio.run(scenario())
-        print(f"killed {owner}; the next move was acknowledged {resumed:.1f} s later")
+        try:
+            resumed = asyncio.run(scenario())
+        finally:
+            for kill in kills:
+                print(kill_timeline(stack, room_id, kill, players))
+        print(f"killed {kills[0].owner}; the next move was acknowledged {resumed:.1f} s later")
         assert resumed <= FAILOVER_S + PACE_S + RECONNECT_S
         for player in players:
             assert player.finished
