@@ -29,6 +29,8 @@ from app.storage.store import StoredMatch
 # Refusals a player meets in a healthy cluster under faults, and carries on from: the game moved
 # on (another seat, a bot), or the room was changing hands when the move arrived.
 EXPECTED_REFUSALS = frozenset({"stale_version", "room_moved", "room_unavailable", "not_your_turn"})
+# A player whose socket closed opens another this long after.
+RECONNECT_PAUSE_S = 0.1
 
 
 @dataclass
@@ -66,7 +68,7 @@ class Player:
             with contextlib.suppress(OSError, websockets.WebSocketException, TimeoutError):
                 await self._connection(next(nodes), deadline)
             if not self.finished:
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(RECONNECT_PAUSE_S)
 
     def note(self, what: str) -> None:
         self.timeline.append((time.time(), f"{self.name}: {what}"))
