@@ -3,7 +3,10 @@ closes, another socket to the next node, until the match is over.
 
 Each player records what a fault test counts: every message it got (for the hidden-hand spy),
 the actions the server acknowledged, the actions in doubt (sent, then the socket closed before
-the answer), every refusal, and every time a version went back.
+the answer), every refusal, and every time a version went back; and a timeline (wall-clock
+times, to set beside the servers' logs) of its sockets opened and closed, its snapshots, and the
+actions it sent and the answers it got, so that a test failing on timing can say where the time
+went.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from app.storage.store import StoredMatch
 # Refusals a player meets in a healthy cluster under faults, and carries on from: the game moved
 # on (another seat, a bot), or the room was changing hands when the move arrived.
 EXPECTED_REFUSALS = frozenset({"stale_version", "room_moved", "room_unavailable", "not_your_turn"})
+# A player whose socket closed opens another this long after.
+RECONNECT_PAUSE_S = 0.1
 
 
 @dataclass
@@ -47,6 +52,8 @@ class Player:
     finished_at: float = 0.0
     # Seconds a person "thinks" before each move (0: at once, as a program plays).
     pace_s: float = 0.0
+    # (time.time(), what happened)
+    timeline: list[tuple[float, str]] = field(default_factory=list)
 
     @property
     def seat(self) -> int | None:
@@ -61,13 +68,18 @@ class Player:
             with contextlib.suppress(OSError, websockets.WebSocketException, TimeoutError):
                 await self._connection(next(nodes), deadline)
             if not self.finished:
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(RECONNECT_PAUSE_S)
+
+    def note(self, what: str) -> None:
+        self.timeline.append((time.time(), f"{self.name}: {what}"))
 
     async def _connection(self, url: str, deadline: float) -> None:
         pending: tuple[int, dict[str, Any]] | None = None
         seq = 0
+        self.note("connecting")
         try:
             async with websockets.connect(url, open_timeout=10, close_timeout=2) as socket:
+                self.note("socket open")
                 self.connections += 1
                 await socket.send(json.dumps({"type": "hello", "token": self.token}))
                 while True:
@@ -88,12 +100,16 @@ class Player:
                         seq += 1
                         action = self.bot.choose(self.doc["game"], self.doc["you"]["legal"])
                         pending = (seq, dict(action))
+                        self.note(f"sent {action['type']} at version {self.version}")
                         await socket.send(
                             json.dumps(
                                 {"type": "action", "seq": seq, "action": action,
                                  "version": self.version}
                             )
                         )  # fmt: skip
+        except BaseException as error:
+            self.note(f"socket closed: {error!r}"[:200])
+            raise
         finally:
             if pending is not None:
                 self.in_doubt.append(pending[1])
@@ -104,8 +120,10 @@ class Player:
             return False
         if message["type"] == "ack":
             self.acknowledged.append(pending[1])
+            self.note(f"acknowledged at version {message['version']}")
             return True
         self.refusals.append(message)
+        self.note(f"refused: {message['code']}")
         if message["code"] == "room_unavailable":
             # "may or may not have been made"
             self.in_doubt.append(pending[1])
@@ -115,6 +133,7 @@ class Player:
         message: dict[str, Any] = json.loads(text)
         kind = message["type"]
         if kind == "snapshot":
+            self.note(f"snapshot at version {message['version']}")
             self._reached(message["version"])
             self.doc = message["state"]
         elif kind in ("patch", "ack"):
