@@ -16,7 +16,6 @@ from prometheus_client import (
     GCCollector,
     PlatformCollector,
     ProcessCollector,
-    disable_created_metrics,
 )
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
@@ -313,9 +312,6 @@ def create_app(settings: Settings | None = None, store_url: str | None = None) -
 
 def measure(app: FastAPI) -> Meters:
     """The app's own metrics: its registry, the process's figures and the rooms' gauges."""
-    # The `_created` series double every counter's and histogram's for nothing a dashboard
-    # reads (a process-wide switch of prometheus-client; only this server's metrics live here).
-    disable_created_metrics()  # type: ignore[no-untyped-call]
     registry = CollectorRegistry(auto_describe=True)
     ProcessCollector(registry=registry)
     PlatformCollector(registry=registry)
@@ -334,6 +330,7 @@ def measure(app: FastAPI) -> Meters:
         return Held(list(directory.rooms.values()))
 
     registry.register(RoomGauges(node_id, held))
+    # Registers itself: its counters and histograms are read at each scrape.
     return Meters(registry, node_id)
 
 

@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -195,8 +195,15 @@ def percentile(values: list[float], share: float) -> float:
 
 
 async def run_phase(
-    server: Server, kind: str, rooms: int, pace: float, seconds: float, options: argparse.Namespace
+    server: Server,
+    kind: str,
+    rooms: int,
+    pace: float,
+    seconds: float,
+    options: argparse.Namespace,
+    during: Callable[[], Coroutine[Any, Any, None]] | None = None,
 ) -> Phase:
+    """One phase on `server`; `during()`, if given, runs only while the phase is measured."""
     stats = Stats()
     # The same seed for both servers: the same sequence of waits.
     pacing = Pacing(pace, options.jitter)
@@ -222,8 +229,12 @@ async def run_phase(
         stats.measuring = True
         cpu0, moves0, t0 = server.cpu_seconds(), stats.moves, time.perf_counter()
         own0 = sum(os.times()[:2])
+        beside = None if during is None else asyncio.get_running_loop().create_task(during())
         await asyncio.sleep(seconds)
         cpu1, moves1, t1 = server.cpu_seconds(), stats.moves, time.perf_counter()
+        if beside is not None:
+            beside.cancel()
+            await asyncio.wait((beside,))
         own1 = sum(os.times()[:2])
         stats.measuring = False
         await asyncio.gather(*(table.close() for table in tables), return_exceptions=True)

@@ -20,7 +20,7 @@ from app.api.deps import RoomDep, TokenHashDep
 from app.api.errors import ApiError
 from app.api.schemas import ErrorBody, HintAnswer
 from app.bots.hints import NoHint, hint
-from app.metrics.meters import OFF, Meters
+from app.metrics.meters import OFF, Meters, Timing
 from app.rooms.access import RoomAccess
 
 ERRORS = {code: {"model": ErrorBody} for code in (401, 403, 404, 409)}
@@ -80,26 +80,25 @@ async def think(
     threads ever think at once.
     """
     await slots.acquire()
-    thinking = asyncio.ensure_future(asyncio.to_thread(timed_hint, game, view, legal, meters))
-    thinking.add_done_callback(lambda done: release(slots, done))
-    return await asyncio.shield(thinking)
+    thinking = asyncio.ensure_future(asyncio.to_thread(timed_hint, game, view, legal))
+    thinking.add_done_callback(lambda done: release(slots, done, meters.hint_seconds[game]))
+    action, _ = await asyncio.shield(thinking)
+    return action
 
 
 def timed_hint(
-    game: str, view: dict[str, Any], legal: list[dict[str, Any]], meters: Meters
-) -> dict[str, Any]:
+    game: str, view: dict[str, Any], legal: list[dict[str, Any]]
+) -> tuple[dict[str, Any], float]:
+    """The hint, and the seconds it took (measured in its thread, counted on the loop's)."""
     started = time.perf_counter()
-    try:
-        return hint(game, view, legal)
-    finally:
-        meters.hint_seconds[game].observe(time.perf_counter() - started)
+    return hint(game, view, legal), time.perf_counter() - started
 
 
-def release(slots: asyncio.Semaphore, done: asyncio.Future[Any]) -> None:
+def release(slots: asyncio.Semaphore, done: asyncio.Future[Any], seconds: Timing) -> None:
     slots.release()
-    if not done.cancelled():
-        # Read here, so that an answer nobody waits for any more is not logged as lost.
-        done.exception()
+    # Read here, so that an answer nobody waits for any more is not logged as lost.
+    if not done.cancelled() and done.exception() is None:
+        seconds.observe(done.result()[1])
 
 
 @router.get("/hint")
