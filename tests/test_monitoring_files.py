@@ -48,9 +48,9 @@ def test_the_monitoring_compose_file_adds_prometheus_and_grafana_and_changes_not
     token = prometheus["environment"]["MELDHALL_METRICS_TOKEN"]
     # Refused without the token, which the nodes read from the same .env.
     assert token.startswith("${MELDHALL_METRICS_TOKEN:?")
-    assert "/tmp/metrics_token" in " ".join(prometheus["entrypoint"])
+    assert "/etc/prometheus/metrics_token" in " ".join(prometheus["entrypoint"])
     scrape = load(DEPLOY / "prometheus.yml")["scrape_configs"][0]
-    assert scrape["authorization"]["credentials_file"] == "/tmp/metrics_token"
+    assert scrape["authorization"]["credentials_file"] == "/etc/prometheus/metrics_token"
     mounted = [
         volume.split(":")[0]
         for service in monitoring["services"].values()

@@ -404,6 +404,9 @@ class Room:
                 seat.connections = 0
             self._changed(game=True)
             log.info("seat %d handed to a bot by the operator", index, extra=self.log_fields())
+            if self.status is WAITING:
+                # As when a bot is added: a room of bots only starts once its seats are full.
+                await self._advance_if_all_ready()
             self._poke_bots()
 
     # -- playing -------------------------------------------------------------------------

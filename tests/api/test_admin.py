@@ -220,3 +220,14 @@ async def test_a_notice_that_is_empty_too_long_or_holds_control_characters_is_re
 async def test_a_notice_of_300_characters_is_taken(server: LiveServer) -> None:
     answer = await admin(server, "POST", "/notice", json={"text": "\u670d" * 300})
     assert answer.status_code == 202, answer.text
+
+
+async def test_a_waiting_room_left_to_bots_by_the_operator_starts_once_full(
+    server: LiveServer,
+) -> None:
+    room = create_room(server, game="gin_rummy", players=2, options=SHORT_GIN, bots=[{"seat": 1}])
+    room_id = room["room_id"]
+    join(server, room_id, "ann", seat=0)
+    answer = await admin(server, "POST", f"/rooms/{room_id}/seats/0/bot", json={})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["status"] != "waiting"
