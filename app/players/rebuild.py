@@ -5,6 +5,8 @@ rating_seq; a match that has none yet comes after, in the order it finished), th
 functions as a live match end (app.players.rating_math), so a rebuild gives exactly the numbers
 the live updates gave. It runs with the server stopped (the CLI holds the database as a server
 would) and in one transaction: an interrupted rebuild leaves the ratings as they were.
+The counts that come with the ratings are made again too: the players rated in each mode, and
+what each pair of players did together (app.storage.pair_counts, the query a match end runs).
 """
 
 from __future__ import annotations
@@ -25,7 +27,17 @@ from app.players.rating_math import (
     rate,
     rated_sides,
 )
-from app.storage.models import MATCHES, PLAYERS, RATING_CLOCK, RATING_EVENTS, RATINGS, SEATS
+from app.storage.models import (
+    MATCHES,
+    PLAYER_PAIRS,
+    PLAYERS,
+    RATING_CLOCK,
+    RATING_EVENTS,
+    RATING_TOTALS,
+    RATINGS,
+    SEATS,
+)
+from app.storage.pair_counts import COUNTS, all_pairs
 from app.storage.rating_writes import event_row, rating_row
 from app.storage.records import FINISHED
 
@@ -87,6 +99,7 @@ async def rebuild_ratings(engine: AsyncEngine) -> Rebuilt:
         rows = [rating_row(pid, mode, rating, at) for (pid, mode), rating in ratings.items()]
         for start in range(0, len(rows), EVENT_BATCH):
             await connection.execute(insert(RATINGS), rows[start : start + EVENT_BATCH])
+        await recount(connection)
         for match_id, seq in renumbered:
             await connection.execute(
                 update(MATCHES).where(MATCHES.c.id == match_id).values(rating_seq=seq)
@@ -101,6 +114,17 @@ async def rebuild_ratings(engine: AsyncEngine) -> Rebuilt:
             .values(seq=func.max(RATING_CLOCK.c.seq, next_seq - 1))
         )
     return Rebuilt(matches=counted, ratings=len(rows))
+
+
+async def recount(connection: AsyncConnection) -> None:
+    """The players rated per mode and the pairs' counts, from the ratings, the rating events
+    and the finished matches' seats."""
+    await connection.execute(delete(RATING_TOTALS))
+    per_mode = select(RATINGS.c.mode, func.count()).group_by(RATINGS.c.mode)
+    await connection.execute(insert(RATING_TOTALS).from_select(["mode", "players"], per_mode))
+    await connection.execute(delete(PLAYER_PAIRS))
+    columns = ["player_id", "other_id", *COUNTS]
+    await connection.execute(insert(PLAYER_PAIRS).from_select(columns, all_pairs()))
 
 
 def _present(sides: list[RatedSide], known: set[str]) -> list[RatedSide]:

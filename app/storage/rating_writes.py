@@ -1,11 +1,14 @@
 """A rated match's end as part of its finish write: the rating updates run in the transaction
 that marks the match finished, so a match end and its ratings commit together or not at all.
 
-The update first raises the one row of rating_clock: that row's lock makes rating updates
-commit one at a time, across every server sharing the database, and the number it gives
-(the match's rating_seq) is the order in which `meldhall ratings rebuild` folds the matches in
-again. Then it reads the rated players' ratings, rates the match with app.players.rating_math,
-and writes the ratings, one event per rated player and the match's rating_seq.
+The write first raises the one row of rating_clock, before it touches the match: that row's
+lock makes rating updates commit one at a time, across every server sharing the database, and
+the number it gives (the match's rating_seq) is the order in which `meldhall ratings rebuild`
+folds the matches in again. Forgetting a player takes the same lock first
+(app.players.identity), so the two never wait for each other in opposite orders. The update
+reads that number back, then the rated players' ratings, rates the match with
+app.players.rating_math, and writes the ratings, one event per rated player, the match's
+rating_seq and the count of players rated in the mode (a leaderboard's total).
 
 The work is written once as a generator of queries, which each log writer runs on its own
 driver (sqlite3 in the commit thread, asyncpg on the event loop): it sends back the row each
@@ -45,12 +48,15 @@ class RatingUpdate:
     sides: tuple[RatedSide, ...]
 
     def plan(self, statements: Statements, at: datetime) -> Plan:
-        clock = statements.tick_rating_clock
+        # The write raised the clock first in its transaction (tick_rating_clock), under the
+        # row's lock: the number there now is this match's.
+        clock = statements.read_rating_clock
         row = yield Query(clock.sql, clock.args({}), fetch=True)
         assert row is not None
         seq = int(row[0])
         current: dict[str, Rating] = {}
         present: list[RatedSide] = []
+        newcomers = 0
         for side in self.sides:
             # A player forgotten while the match went on is not rated by it.
             members = []
@@ -61,6 +67,8 @@ class RatingUpdate:
                 members.append(pid)
                 if found[1] is not None:
                     current[pid] = Rating(float(found[1]), float(found[2]), int(found[3]))
+                else:
+                    newcomers += 1
             if members:
                 present.append(RatedSide(tuple(members), side.rank))
         if len(present) < 2:
@@ -73,6 +81,9 @@ class RatingUpdate:
         ]
         yield _many(statements.upsert_rating, ratings)
         yield _many(statements.insert_rating_event, events)
+        if newcomers:
+            total = statements.add_rating_total
+            yield Query(total.sql, total.args({"mode": self.mode, "players": newcomers}))
         mark = statements.set_rating_seq
         yield Query(mark.sql, mark.args({"p_match_id": self.match_id, "v_rating_seq": seq}))
 
