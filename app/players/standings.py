@@ -125,15 +125,21 @@ class Standings:
                 ),
                 select(literal(circle_of, PLAYERS.c.id.type).label("player_id")),
             ).subquery("members")
-            chosen = (
-                select(RATINGS.c.player_id)
+            # OFFSET 0 keeps the planners from walking the whole board in its index and
+            # probing the members for each entry (a small circle would cost the board's size).
+            rated = (
+                select(RATINGS.c.player_id, RATINGS.c.display)
                 .select_from(members)
                 .join(
                     RATINGS,
                     and_(RATINGS.c.player_id == members.c.player_id, RATINGS.c.mode == mode),
                 )
+                .offset(0)
+                .subquery("rated")
             )
-            counted = select(func.count()).select_from(chosen.subquery())
+            chosen = select(rated.c.player_id)
+            order = (rated.c.display.desc(), rated.c.player_id.desc())
+            counted = select(func.count()).select_from(rated)
         page = chosen.order_by(*order).limit(limit).offset(offset).subquery("page")
         query = (
             select(
@@ -146,7 +152,7 @@ class Standings:
             .select_from(page)
             .join(RATINGS, and_(RATINGS.c.player_id == page.c.player_id, RATINGS.c.mode == mode))
             .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
-            .order_by(*order)
+            .order_by(RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
         )
         async with self.engine.connect() as connection:
             total = (await connection.execute(counted)).scalar() or 0
@@ -249,6 +255,8 @@ async def _history(
     statement; a private match's point shows no match to others."""
     if not modes:
         return {}
+    # The points alone, from the index; whether their matches were public is read after, by
+    # key, for the points' matches only (joined in, the planner could hash every match).
     per_mode = [
         select(
             RATING_EVENTS.c.mode,
@@ -256,9 +264,7 @@ async def _history(
             RATING_EVENTS.c.match_id,
             RATING_EVENTS.c.at,
             RATING_EVENTS.c.display_after,
-            MATCHES.c.public,
         )
-        .join(MATCHES, MATCHES.c.id == RATING_EVENTS.c.match_id)
         .where(RATING_EVENTS.c.player_id == player.id, RATING_EVENTS.c.mode == mode)
         .order_by(RATING_EVENTS.c.seq.desc())
         .limit(HISTORY_POINTS)
@@ -266,10 +272,24 @@ async def _history(
         for mode in modes
     ]
     points = union_all(*(select(part) for part in per_mode)).subquery("points")
+    rows = list(await connection.execute(select(points).order_by(points.c.mode, points.c.seq)))
+    private: set[str] = set()
+    if not own and rows:
+        # Not "AND NOT public": SQLite would then walk its index of every private match.
+        shown = await connection.execute(
+            select(MATCHES.c.id, MATCHES.c.public).where(
+                MATCHES.c.id.in_({row.match_id for row in rows})
+            )
+        )
+        private = {match.id for match in shown if not match.public}
     history: dict[str, list[RatingPoint]] = {}
-    for row in await connection.execute(select(points).order_by(points.c.mode, points.c.seq)):
+    for row in rows:
         history.setdefault(row.mode, []).append(
-            RatingPoint(row.match_id if own or row.public else None, utc(row.at), row.display_after)
+            RatingPoint(
+                None if row.match_id in private else row.match_id,
+                utc(row.at),
+                row.display_after,
+            )
         )
     return history
 
