@@ -273,16 +273,13 @@ class Statements:
         self.hold_players = Prepared(pair_counts.hold_players(match_id), dialect)
         dialect_insert = postgresql.insert if dialect.name == "postgresql" else sqlite.insert
         self.count_pairs = Prepared(pair_counts.count_pairs(dialect_insert, match_id), dialect)
-        # A rated match end (app.storage.rating_writes): the clock is raised first thing in its
-        # transaction, the number read back by the rating update.
+        # A rated match end (app.storage.rating_writes).
         self.tick_rating_clock = Prepared(
             update(RATING_CLOCK)
             .where(RATING_CLOCK.c.id == literal_column("1"))
-            .values(seq=RATING_CLOCK.c.seq + literal_column("1")),
+            .values(seq=RATING_CLOCK.c.seq + literal_column("1"))
+            .returning(RATING_CLOCK.c.seq),
             dialect,
-        )
-        self.read_rating_clock = Prepared(
-            select(RATING_CLOCK.c.seq).where(RATING_CLOCK.c.id == literal_column("1")), dialect
         )
         total = dialect_insert(RATING_TOTALS)
         self.add_rating_total = Prepared(
@@ -292,7 +289,9 @@ class Statements:
             ),
             dialect,
         )
-        self.select_player_rating = Prepared(
+        # Up to four players' ratings in a mode; the players that exist, each with their rating
+        # or nulls (app.storage.rating_writes fills the parameters it does not need with null).
+        self.select_player_ratings = Prepared(
             select(PLAYERS.c.id, RATINGS.c.mu, RATINGS.c.sigma, RATINGS.c.matches)
             .select_from(
                 PLAYERS.outerjoin(
@@ -301,7 +300,11 @@ class Statements:
                     & (RATINGS.c.mode == bindparam("p_mode", type_=RATINGS.c.mode.type)),
                 )
             )
-            .where(PLAYERS.c.id == bindparam("p_player_id", type_=PLAYERS.c.id.type)),
+            .where(
+                PLAYERS.c.id.in_(
+                    [bindparam(f"p_player_{n}", type_=PLAYERS.c.id.type) for n in range(4)]
+                )
+            ),
             dialect,
         )
         self.upsert_rating = Prepared(_upsert(dialect, RATINGS, ("player_id", "mode")), dialect)

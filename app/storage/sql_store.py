@@ -273,11 +273,9 @@ class SqlMatchStore:
             "v_finished_at": at,
             "v_result": result,
         }
-        steps = []
-        if rating is not None:
-            # The rating clock's lock first: see app.storage.rating_writes.
-            steps.append(Step("tick_rating_clock", ({},)))
-        steps.append(Step("finish_match", (values,), missing=unknown_match(match_id)))
+        # A rating update runs first (app.storage.rating_writes says why), then the match's
+        # own statements, then its pairs of players, counted from its places and rating events.
+        steps = [Step("finish_match", (values,), missing=unknown_match(match_id))]
         if final_scores:
             scores = tuple(
                 {
@@ -291,12 +289,14 @@ class SqlMatchStore:
             steps.append(Step("set_final_score", scores))
         match = {"p_match_id": match_id}
         steps.append(Step("end_seats", ({**match, "v_ended_at": at},)))
-        then: tuple[Step, ...] = ()
         if status == FINISHED:
-            # Its pairs of players are counted after its rating events are written.
             steps.append(Step("hold_players", (match,)))
-            then = (Step("count_pairs", (match,)),)
-        write = StatementWrite(tuple(steps), rating=rating, then=then)
+            steps.append(Step("count_pairs", (match,)))
+        if rating is None:
+            write = StatementWrite(tuple(steps))
+        else:
+            # Its events' foreign key is the one a missing match breaks before finish_match.
+            write = StatementWrite((), unknown_match(match_id), rating, tuple(steps))
         await self._submit(match_id, self._fenced(fence, write))
 
     async def save_room(self, *, room: RoomRecord) -> None:
