@@ -25,6 +25,7 @@ from app.storage.models import (
     RATINGS,
     SEATS,
 )
+from app.storage.pair_counts import all_pairs
 from app.storage.sql_store import SqlMatchStore
 from app.storage.store import FINISHED, RatingUpdate, SeatRecord, StoreError, open_store
 
@@ -301,6 +302,10 @@ async def test_rebuilding_gives_exactly_the_numbers_the_live_updates_gave(
     assert len(live_ratings) >= 8
     assert len(live_pairs) >= 12
     assert any(counts[0] != counts[1] for counts in live_pairs.values())
+    # The migration's backfill counts the same by the live ends' query, over every match.
+    async with sql_store.engine.connect() as connection:
+        every = await connection.execute(all_pairs())
+        assert {(r.player_id, r.other_id): tuple(r[2:]) for r in every} == live_pairs
     rebuilt = await rebuild_ratings(sql_store.engine)
     assert rebuilt.ratings == len(live_ratings)
     assert await ratings_of(sql_store) == live_ratings
