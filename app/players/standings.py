@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, func, literal, select, union_all
+from sqlalchemy import Select, and_, func, literal, or_, select, union_all
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.players.identity import Player
@@ -37,6 +37,8 @@ RECENT_MATCHES = 20
 HISTORY_POINTS = 200
 # A profile's head to head: the opponents met most often.
 HEAD_TO_HEAD = 50
+# A circle this large has its page found walking the board (Standings.leaderboard).
+LARGE_CIRCLE = 1000
 
 
 @dataclass(frozen=True)
@@ -109,53 +111,34 @@ class Standings:
         """Rated players of a mode by shown rating; with `circle_of`, only that player and
         those who shared a rated match with them (that the reader may see)."""
         order = (RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
-        if circle_of is None:
-            # The page is found in the ratings' index alone (mode, display, player_id: the
-            # order shown, so a deep offset skips index entries, not rows). Equal ratings are
-            # ordered by player id, from the end.
-            chosen: Select[Any] = select(RATINGS.c.player_id).where(RATINGS.c.mode == mode)
-            counted = select(RATING_TOTALS.c.players).where(RATING_TOTALS.c.mode == mode)
-        else:
-            # The player's pairs first (their key), each met player's rating by its key.
-            pairs = PLAYER_PAIRS.c
-            shared = pairs.shared if reader_id == circle_of else pairs.shared_public
-            members = union_all(
-                select(PLAYER_PAIRS.c.other_id.label("player_id")).where(
-                    PLAYER_PAIRS.c.player_id == circle_of, shared > 0
-                ),
-                select(literal(circle_of, PLAYERS.c.id.type).label("player_id")),
-            ).subquery("members")
-            # OFFSET 0 keeps the planners from walking the whole board in its index and
-            # probing the members for each entry (a small circle would cost the board's size).
-            rated = (
-                select(RATINGS.c.player_id, RATINGS.c.display)
-                .select_from(members)
-                .join(
-                    RATINGS,
-                    and_(RATINGS.c.player_id == members.c.player_id, RATINGS.c.mode == mode),
-                )
-                .offset(0)
-                .subquery("rated")
-            )
-            chosen = select(rated.c.player_id)
-            order = (rated.c.display.desc(), rated.c.player_id.desc())
-            counted = select(func.count()).select_from(rated)
-        page = chosen.order_by(*order).limit(limit).offset(offset).subquery("page")
-        query = (
-            select(
-                RATINGS.c.player_id,
-                PLAYERS.c.name,
-                PLAYERS.c.kind,
-                RATINGS.c.display,
-                RATINGS.c.matches,
-            )
-            .select_from(page)
-            .join(RATINGS, and_(RATINGS.c.player_id == page.c.player_id, RATINGS.c.mode == mode))
-            .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
-            .order_by(RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
-        )
         async with self.engine.connect() as connection:
-            total = (await connection.execute(counted)).scalar() or 0
+            if circle_of is None:
+                # The page is found in the ratings' index alone (mode, display, player_id: the
+                # order shown, so a deep offset skips index entries, not rows). Equal ratings
+                # are ordered by player id, from the end.
+                chosen: Select[Any] = select(RATINGS.c.player_id).where(RATINGS.c.mode == mode)
+                counted = select(RATING_TOTALS.c.players).where(RATING_TOTALS.c.mode == mode)
+                total = (await connection.execute(counted)).scalar() or 0
+            else:
+                total, chosen, order = await _circle(
+                    connection, mode, circle_of, reader_id, offset + limit
+                )
+            page = chosen.order_by(*order).limit(limit).offset(offset).subquery("page")
+            query = (
+                select(
+                    RATINGS.c.player_id,
+                    PLAYERS.c.name,
+                    PLAYERS.c.kind,
+                    RATINGS.c.display,
+                    RATINGS.c.matches,
+                )
+                .select_from(page)
+                .join(
+                    RATINGS, and_(RATINGS.c.player_id == page.c.player_id, RATINGS.c.mode == mode)
+                )
+                .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
+                .order_by(RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
+            )
             rows = list(await connection.execute(query))
         return [
             BoardRow(
@@ -246,6 +229,43 @@ class Standings:
                 ).where(RATING_EVENTS.c.match_id == match_id)
             )
             return {row.player_id: (row.display_before, row.display_after) for row in rows}
+
+
+async def _circle(
+    connection: AsyncConnection, mode: str, circle_of: str, reader_id: str | None, depth: int
+) -> tuple[int, Select[Any], tuple[Any, ...]]:
+    """A circle's total, and the query and order its page is cut from. The members are the
+    player's pairs (their key) and the player; counting them joins each to its rating. A
+    large circle's page is then found walking the board in its index, each entry's pair
+    looked up by key (a few entries per member shown); a small one's, by sorting its members'
+    ratings (walking the board would visit most of it)."""
+    pairs = PLAYER_PAIRS.c
+    shared = pairs.shared if reader_id == circle_of else pairs.shared_public
+    members = union_all(
+        select(pairs.other_id.label("player_id")).where(pairs.player_id == circle_of, shared > 0),
+        select(literal(circle_of, PLAYERS.c.id.type).label("player_id")),
+    ).subquery("members")
+    # OFFSET 0 keeps the planners from walking the whole board in its index and probing the
+    # members for each entry.
+    rated = (
+        select(RATINGS.c.player_id, RATINGS.c.display)
+        .select_from(members)
+        .join(RATINGS, and_(RATINGS.c.player_id == members.c.player_id, RATINGS.c.mode == mode))
+        .offset(0)
+        .subquery("rated")
+    )
+    total = (await connection.execute(select(func.count()).select_from(rated))).scalar() or 0
+    if total >= LARGE_CIRCLE and depth <= total // 2:
+        met = (
+            select(pairs.player_id)
+            .where(pairs.player_id == circle_of, pairs.other_id == RATINGS.c.player_id, shared > 0)
+            .exists()
+        )
+        walked = select(RATINGS.c.player_id).where(
+            RATINGS.c.mode == mode, or_(RATINGS.c.player_id == circle_of, met)
+        )
+        return total, walked, (RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
+    return total, select(rated.c.player_id), (rated.c.display.desc(), rated.c.player_id.desc())
 
 
 async def _history(

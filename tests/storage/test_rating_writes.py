@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from app.players import standings
 from app.players.identity import Identities
 from app.players.rating_math import SeatAtEnd, mode_of, places, rated_sides
 from app.players.rebuild import rebuild_ratings
+from app.players.standings import Standings
 from app.storage.models import (
     MATCHES,
     PLAYER_PAIRS,
@@ -356,3 +358,41 @@ async def test_matches_ending_at_once_on_two_nodes_are_all_rated(
     finally:
         for node in nodes:
             await node.close()
+
+
+async def test_a_circle_reads_the_same_walking_the_board_or_sorting_its_members(
+    sql_store: SqlMatchStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    players = await people(sql_store, "Ann", "Bob", "Cy", "Dee", "Eve")
+    chooser = random.Random(7)
+    for index in range(24):
+        chosen = chooser.sample(players, chooser.choice([2, 3]))
+        seats = [person(seat, pid) for seat, pid in enumerate(chosen)]
+        scores = [chooser.randint(-40, 40) for _ in seats]
+        await play_and_end(
+            sql_store,
+            f"m{index:02d}",
+            seats,
+            rummikub_result(scores),
+            public=chooser.random() < 0.6,
+        )
+    board = Standings(sql_store.engine)
+
+    async def circles() -> list[Any]:
+        found = []
+        for pid in players:
+            for reader in (None, pid):
+                for mode in ("rummikub:2", "rummikub:3"):
+                    for offset in (0, 1, 3):
+                        found.append(
+                            await board.leaderboard(
+                                mode=mode, circle_of=pid, reader_id=reader, limit=2, offset=offset
+                            )
+                        )
+        return found
+
+    sorted_members = await circles()
+    monkeypatch.setattr(standings, "LARGE_CIRCLE", 0)
+    walked = await circles()
+    assert walked == sorted_members
+    assert any(total > 2 for _, total in walked)
