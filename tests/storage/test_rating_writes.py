@@ -396,3 +396,45 @@ async def test_a_circle_reads_the_same_walking_the_board_or_sorting_its_members(
     walked = await circles()
     assert walked == sorted_members
     assert any(total > 2 for _, total in walked)
+
+
+async def test_partners_share_a_match_but_are_not_each_others_opponents(
+    sql_store: SqlMatchStore,
+) -> None:
+    ann, bob, cy, dee = await people(sql_store, "Ann", "Bob", "Cy", "Dee")
+    seats = [person(0, ann), person(1, bob), person(2, cy), person(3, dee)]
+    result = {
+        "sides": [
+            {"side": 0, "seats": [0, 2], "total": 120},
+            {"side": 1, "seats": [1, 3], "total": 40},
+        ],
+        "totals": [120, 40],
+        "scores": [120, 40, 120, 40],
+        "winner_side": 0,
+        "winners": [0, 2],
+    }
+    records = [
+        SeatRecord(s.seat, f"seat {s.seat}", "human", None, None, player_id=s.player_id)
+        for s in seats
+    ]
+    await sql_store.create_match(
+        match_id="g4", room_id="r", game="gin_rummy", config={}, seed=1, players=4,
+        seats=records, room_meta={"public": True, "rated": True},
+    )  # fmt: skip
+    sides = rated_sides("gin_rummy", result, seats)
+    await sql_store.finish_match(
+        match_id="g4",
+        status=FINISHED,
+        result=result,
+        final_scores=result["scores"],  # type: ignore[arg-type]
+        places=places(result, seats),
+        rating=RatingUpdate("g4", "gin_rummy:4", tuple(sides)),
+    )
+    live = await pairs_of(sql_store)
+    # shared, shared_public, duels, wins, losses, duels_public, wins_public, losses_public
+    assert live[(ann, cy)] == (1, 1, 0, 0, 0, 0, 0, 0)
+    assert live[(ann, bob)] == (1, 1, 1, 1, 0, 1, 1, 0)
+    assert live[(dee, cy)] == (1, 1, 1, 0, 1, 1, 0, 1)
+    assert len(live) == 12
+    await rebuild_ratings(sql_store.engine)
+    assert await pairs_of(sql_store) == live
