@@ -245,6 +245,7 @@ class Generator:
                         result["scores"][at_end.seat],
                         at_end.player_id,
                         seat_places[at_end.seat],
+                        finished,
                     )
                 )
             summary.matches += 1
@@ -292,6 +293,7 @@ MATCH_COLUMNS = (
 )  # fmt: skip
 SEAT_COLUMNS = (
     "match_id", "seat", "name", "kind", "level", "token_hash", "final_score", "player_id", "place",
+    "ended_at",
 )  # fmt: skip
 JSON_AT = (3, 9, 10)  # config, result, room_meta
 
@@ -359,9 +361,10 @@ def generate_sqlite(url: str, generator: Generator, matches: int) -> None:
                 values[7], values[8] = stamp(values[7]), stamp(values[8])
                 values[11], values[12] = int(values[11]), int(values[12])
                 rows.append(tuple(values))
+            seats = [(*row[:-1], stamp(row[-1])) for row in seat_rows]
             connection.execute("BEGIN")
             connection.executemany(match_sql, rows)
-            connection.executemany(seat_sql, seat_rows)
+            connection.executemany(seat_sql, seats)
             connection.execute("COMMIT")
         connection.execute("UPDATE rating_clock SET seq = ? WHERE id = 1", (generator.seq,))
     finally:

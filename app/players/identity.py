@@ -23,7 +23,15 @@ from app.players.keys import (
     split_code,
 )
 from app.players.names import FORGOTTEN_NAME, clean_name, name_key
-from app.storage.models import LINK_CODES, PLAYER_KEYS, PLAYERS, SEATS
+from app.storage.models import (
+    LINK_CODES,
+    PLAYER_KEYS,
+    PLAYERS,
+    RATING_CLOCK,
+    RATING_TOTALS,
+    RATINGS,
+    SEATS,
+)
 from app.storage.sql_reads import utc
 
 PERSON = "person"
@@ -123,14 +131,38 @@ class Identities:
         return key
 
     async def forget(self, player: Player) -> None:
-        """Delete the player, keys, codes and ratings; past seats keep a neutral name."""
+        """Delete the player, keys, codes, ratings and pairs' counts; past seats keep a neutral
+        name. A room may still seat the player: its later seat writes come out anonymous
+        (app.storage.prepared's seat statements), and a match it ends rates them no more."""
+        neutral = (
+            update(SEATS)
+            .where(SEATS.c.player_id == player.id)
+            .values(player_id=None, name=FORGOTTEN_NAME)
+        )
         async with self.engine.begin() as connection:
-            await connection.execute(
-                update(SEATS)
-                .where(SEATS.c.player_id == player.id)
-                .values(player_id=None, name=FORGOTTEN_NAME)
+            if connection.dialect.name == "postgresql":
+                # The rating clock's lock first, as a rated match end takes it
+                # (app.storage.rating_writes): the ratings counted below then stay as read.
+                # SQLite's writes are one at a time; its transaction starts with a write, so as
+                # not to upgrade a read.
+                await connection.execute(
+                    select(RATING_CLOCK.c.seq).where(RATING_CLOCK.c.id == 1).with_for_update()
+                )
+            await connection.execute(neutral)
+            modes = list(
+                await connection.scalars(
+                    select(RATINGS.c.mode).where(RATINGS.c.player_id == player.id)
+                )
             )
             await connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player.id))
+            if modes:
+                await connection.execute(
+                    update(RATING_TOTALS)
+                    .where(RATING_TOTALS.c.mode.in_(modes))
+                    .values(players=RATING_TOTALS.c.players - 1)
+                )
+            # A seat written while the delete waited for that write's lock on the player.
+            await connection.execute(neutral)
 
     async def new_link_code(self, player: Player) -> tuple[str, datetime]:
         """A one-time code for another device, and when it expires; earlier codes stop."""

@@ -5,6 +5,8 @@ rating_seq; a match that has none yet comes after, in the order it finished), th
 functions as a live match end (app.players.rating_math), so a rebuild gives exactly the numbers
 the live updates gave. It runs with the server stopped (the CLI holds the database as a server
 would) and in one transaction: an interrupted rebuild leaves the ratings as they were.
+The counts that come with the ratings are made again too: the players rated in each mode, and
+what each pair of players did together (app.storage.pair_counts, the query a match end runs).
 """
 
 from __future__ import annotations
@@ -23,9 +25,20 @@ from app.players.rating_math import (
     SeatAtEnd,
     mode_of,
     rate,
+    rated_id,
     rated_sides,
 )
-from app.storage.models import MATCHES, PLAYERS, RATING_CLOCK, RATING_EVENTS, RATINGS, SEATS
+from app.storage.models import (
+    MATCHES,
+    PLAYER_PAIRS,
+    PLAYERS,
+    RATING_CLOCK,
+    RATING_EVENTS,
+    RATING_TOTALS,
+    RATINGS,
+    SEATS,
+)
+from app.storage.pair_counts import COUNTS
 from app.storage.rating_writes import event_row, rating_row
 from app.storage.records import FINISHED
 
@@ -45,7 +58,10 @@ class _Match:
     players: int
     result: dict[str, Any] | None
     seq: int | None
+    public: bool
+    rated: bool
     seats: list[SeatAtEnd]
+    places: dict[int, int | None]
 
 
 async def rebuild_ratings(engine: AsyncEngine) -> Rebuilt:
@@ -60,33 +76,37 @@ async def rebuild_ratings(engine: AsyncEngine) -> Rebuilt:
         renumbered: list[tuple[str, int]] = []
         counted = 0
         at = datetime.now(UTC)
-        async for match in _rated_matches(connection):
+        pairs = PairCounts(known)
+        async for match in _finished_matches(connection):
+            rated_now: set[str] = set()
             sides = _present(rated_sides(match.game, match.result or {}, match.seats), known)
-            if len(sides) < 2:
-                continue
-            seq = match.seq
-            if seq is None:
-                seq, next_seq = next_seq, next_seq + 1
-                renumbered.append((match.id, seq))
-            mode = mode_of(match.game, match.players)
-            current = {
-                pid: ratings[(pid, mode)]
-                for side in sides
-                for pid in side.players
-                if (pid, mode) in ratings
-            }
-            for pid, change in rate(sides, current).items():
-                ratings[(pid, mode)] = change[1]
-                events.append(event_row(match.id, pid, mode, seq, change, at))
-            counted += 1
-            if len(events) >= EVENT_BATCH:
-                await connection.execute(insert(RATING_EVENTS), events)
-                events = []
+            if match.rated and len(sides) >= 2:
+                seq = match.seq
+                if seq is None:
+                    seq, next_seq = next_seq, next_seq + 1
+                    renumbered.append((match.id, seq))
+                mode = mode_of(match.game, match.players)
+                current = {
+                    pid: ratings[(pid, mode)]
+                    for side in sides
+                    for pid in side.players
+                    if (pid, mode) in ratings
+                }
+                for pid, change in rate(sides, current).items():
+                    ratings[(pid, mode)] = change[1]
+                    events.append(event_row(match.id, pid, mode, seq, change, at))
+                    rated_now.add(pid)
+                counted += 1
+                if len(events) >= EVENT_BATCH:
+                    await connection.execute(insert(RATING_EVENTS), events)
+                    events = []
+            pairs.add(match, rated_now)
         if events:
             await connection.execute(insert(RATING_EVENTS), events)
         rows = [rating_row(pid, mode, rating, at) for (pid, mode), rating in ratings.items()]
         for start in range(0, len(rows), EVENT_BATCH):
             await connection.execute(insert(RATINGS), rows[start : start + EVENT_BATCH])
+        await recount(connection, pairs)
         for match_id, seq in renumbered:
             await connection.execute(
                 update(MATCHES).where(MATCHES.c.id == match_id).values(rating_seq=seq)
@@ -103,6 +123,65 @@ async def rebuild_ratings(engine: AsyncEngine) -> Rebuilt:
     return Rebuilt(matches=counted, ratings=len(rows))
 
 
+async def recount(connection: AsyncConnection, pairs: PairCounts) -> None:
+    """The players rated per mode, from the ratings, and the pairs' counts."""
+    await connection.execute(delete(RATING_TOTALS))
+    per_mode = select(RATINGS.c.mode, func.count()).group_by(RATINGS.c.mode)
+    await connection.execute(insert(RATING_TOTALS).from_select(["mode", "players"], per_mode))
+    await connection.execute(delete(PLAYER_PAIRS))
+    rows = pairs.rows()
+    for start in range(0, len(rows), EVENT_BATCH):
+        await connection.execute(insert(PLAYER_PAIRS), rows[start : start + EVENT_BATCH])
+
+
+class PairCounts:
+    """app.storage.pair_counts's counts, made in Python as the matches stream by (the query
+    a live end runs over its own match, over a million matches at once, is left to the
+    planners' estimates); the rebuild test holds the two to the same numbers."""
+
+    def __init__(self, known: set[str]) -> None:
+        # Each id once in memory, however many matches name it.
+        self.known = {pid: pid for pid in known}
+        self.counts: dict[tuple[str, str], list[int]] = {}
+
+    def add(self, match: _Match, rated_now: set[str]) -> None:
+        """A finished match's pairs; `rated_now`, the players it rated."""
+        firsts: dict[str, int] = {}
+        for seat in match.seats:
+            rid = rated_id(match.game, seat)
+            if rid is not None and rid in self.known and rid not in firsts:
+                firsts[self.known[rid]] = seat.seat
+        if len(firsts) < 2:
+            return
+        teams = match.game == "gin_rummy" and match.players == 4
+        public = 1 if match.public else 0
+        for me, mine in firsts.items():
+            for other, theirs in firsts.items():
+                if other == me:
+                    continue
+                mine_place, their_place = match.places[mine], match.places[theirs]
+                partners = teams and mine % 2 == theirs % 2
+                duel = not partners and mine_place is not None and their_place is not None
+                shared = me in rated_now and other in rated_now
+                if not (duel or shared):
+                    continue
+                won = duel and mine_place < their_place  # type: ignore[operator]
+                lost = duel and mine_place > their_place  # type: ignore[operator]
+                row = self.counts.get((me, other))
+                if row is None:
+                    row = self.counts[(me, other)] = [0] * len(COUNTS)
+                add = (shared, shared, duel, won, lost, duel, won, lost)
+                for index, value in enumerate(add):
+                    if value and (index in (0, 2, 3, 4) or public):
+                        row[index] += 1
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {"player_id": me, "other_id": other, **dict(zip(COUNTS, row, strict=True))}
+            for (me, other), row in self.counts.items()
+        ]
+
+
 def _present(sides: list[RatedSide], known: set[str]) -> list[RatedSide]:
     """The sides without players that no longer exist (forgotten), as a live end skips them."""
     kept = []
@@ -113,8 +192,9 @@ def _present(sides: list[RatedSide], known: set[str]) -> list[RatedSide]:
     return kept
 
 
-async def _rated_matches(connection: AsyncConnection) -> AsyncIterator[_Match]:
-    """The rated, finished matches with their seats, in the order they are to be folded."""
+async def _finished_matches(connection: AsyncConnection) -> AsyncIterator[_Match]:
+    """The finished matches with their seats, rated ones in the order they are to be folded
+    (the others, which rate nothing, among those that have no rating_seq yet)."""
     query = (
         select(
             MATCHES.c.id,
@@ -122,13 +202,16 @@ async def _rated_matches(connection: AsyncConnection) -> AsyncIterator[_Match]:
             MATCHES.c.players,
             MATCHES.c.result,
             MATCHES.c.rating_seq,
+            MATCHES.c.public,
+            MATCHES.c.rated,
             SEATS.c.seat,
             SEATS.c.player_id,
             SEATS.c.kind,
             SEATS.c.level,
+            SEATS.c.place,
         )
         .join(SEATS, SEATS.c.match_id == MATCHES.c.id)
-        .where(MATCHES.c.status == FINISHED, MATCHES.c.rated.is_(True))
+        .where(MATCHES.c.status == FINISHED)
         .order_by(
             MATCHES.c.rating_seq.is_(None),
             MATCHES.c.rating_seq,
@@ -143,7 +226,18 @@ async def _rated_matches(connection: AsyncConnection) -> AsyncIterator[_Match]:
         if current is None or current.id != row.id:
             if current is not None:
                 yield current
-            current = _Match(row.id, row.game, row.players, row.result, row.rating_seq, [])
+            current = _Match(
+                row.id,
+                row.game,
+                row.players,
+                row.result,
+                row.rating_seq,
+                bool(row.public),
+                bool(row.rated),
+                [],
+                {},
+            )
         current.seats.append(SeatAtEnd(row.seat, row.player_id, row.kind, row.level))
+        current.places[row.seat] = row.place
     if current is not None:
         yield current

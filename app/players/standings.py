@@ -1,8 +1,14 @@
-"""Leaderboards and profiles, read from the ratings and the finished matches.
+"""Leaderboards and profiles, read from the ratings and the counts kept beside them.
 
 Privacy follows the room: a private room's matches show in a profile, a head to head or a
-circle of friends only to a reader who played in them. Ratings themselves count every rated
-match, private ones too, as the numbers tell nothing of who played whom.
+circle of friends only to the player themself. Ratings themselves count every rated match,
+private ones too, as the numbers tell nothing of who played whom.
+
+Every read is bounded by what it shows, not by how much a player has played: a board's page
+and total come from the ratings' index and the players counted per mode; a circle from the
+player's pairs (app.storage.pair_counts), one row per player met; a profile's recent matches
+from the first entries of the index of the player's seats by end time (a bot's: of its rating
+events), its head to head from the pairs' index by matches played.
 """
 
 from __future__ import annotations
@@ -11,32 +17,28 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import (
-    ColumnElement,
-    Select,
-    Subquery,
-    and_,
-    case,
-    func,
-    literal,
-    null,
-    or_,
-    select,
-    true,
-    union_all,
-)
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import Select, and_, func, literal, or_, select, union_all
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.players.identity import Player
 from app.players.rating_math import PROVISIONAL_MATCHES, SeatAtEnd, rated_id
-from app.storage.models import MATCHES, PLAYERS, RATING_EVENTS, RATINGS, SEATS
-from app.storage.records import FINISHED
+from app.storage.models import (
+    MATCHES,
+    PLAYER_PAIRS,
+    PLAYERS,
+    RATING_EVENTS,
+    RATING_TOTALS,
+    RATINGS,
+    SEATS,
+)
 from app.storage.sql_reads import utc
 
-# A profile's head to head and recent matches look at this many of the newest matches.
-PROFILE_MATCHES = 2000
 RECENT_MATCHES = 20
 HISTORY_POINTS = 200
+# A profile's head to head: the opponents met most often.
+HEAD_TO_HEAD = 50
+# A circle this large has its page found walking the board (Standings.leaderboard).
+LARGE_CIRCLE = 1000
 
 
 @dataclass(frozen=True)
@@ -99,13 +101,6 @@ class Profile:
     head_to_head: list[HeadToHead]
 
 
-def _visible(reader_id: str | None, owner_id: str) -> ColumnElement[bool]:
-    """Matches of `owner_id` that `reader_id` may see: all of them for the owner themself."""
-    if reader_id == owner_id:
-        return true()
-    return MATCHES.c.public.is_(True)
-
-
 class Standings:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -115,47 +110,35 @@ class Standings:
     ) -> tuple[list[BoardRow], int]:
         """Rated players of a mode by shown rating; with `circle_of`, only that player and
         those who shared a rated match with them (that the reader may see)."""
-        chosen: ColumnElement[bool] = RATINGS.c.mode == mode
-        if circle_of is not None:
-            mine = RATING_EVENTS.alias("mine")
-            theirs = RATING_EVENTS.alias("theirs")
-            # The player's events first (their index), each match's visibility looked up from
-            # there, then the other players by the events' key. As joins, SQLite (without
-            # statistics) walked every public match, or every event, probing the player's.
-            played = select(mine.c.match_id).where(mine.c.player_id == circle_of)
-            if reader_id != circle_of:
-                public = select(MATCHES.c.public).where(MATCHES.c.id == mine.c.match_id)
-                played = played.where(public.scalar_subquery().is_(True))
-            shared = select(theirs.c.player_id).where(theirs.c.match_id.in_(played))
-            chosen = chosen & or_(RATINGS.c.player_id == circle_of, RATINGS.c.player_id.in_(shared))
-        # The page is found in the ratings' index alone (mode, display, player_id: the order
-        # shown, so a deep offset skips index entries, not rows), then only its rows are read
-        # with their names. Equal ratings are ordered by player id, from the end.
-        page = (
-            select(RATINGS.c.player_id)
-            .where(chosen)
-            .order_by(RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
-            .limit(limit)
-            .offset(offset)
-            .subquery("page")
-        )
-        query = (
-            select(
-                RATINGS.c.player_id,
-                PLAYERS.c.name,
-                PLAYERS.c.kind,
-                RATINGS.c.display,
-                RATINGS.c.matches,
-            )
-            .select_from(page)
-            .join(RATINGS, and_(RATINGS.c.player_id == page.c.player_id, RATINGS.c.mode == mode))
-            .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
-            .order_by(RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
-        )
+        order = (RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
         async with self.engine.connect() as connection:
-            total = (
-                await connection.execute(select(func.count()).select_from(RATINGS).where(chosen))
-            ).scalar_one()
+            if circle_of is None:
+                # The page is found in the ratings' index alone (mode, display, player_id: the
+                # order shown, so a deep offset skips index entries, not rows). Equal ratings
+                # are ordered by player id, from the end.
+                chosen: Select[Any] = select(RATINGS.c.player_id).where(RATINGS.c.mode == mode)
+                counted = select(RATING_TOTALS.c.players).where(RATING_TOTALS.c.mode == mode)
+                total = (await connection.execute(counted)).scalar() or 0
+            else:
+                total, chosen, order = await _circle(
+                    connection, mode, circle_of, reader_id, offset + limit
+                )
+            page = chosen.order_by(*order).limit(limit).offset(offset).subquery("page")
+            query = (
+                select(
+                    RATINGS.c.player_id,
+                    PLAYERS.c.name,
+                    PLAYERS.c.kind,
+                    RATINGS.c.display,
+                    RATINGS.c.matches,
+                )
+                .select_from(page)
+                .join(
+                    RATINGS, and_(RATINGS.c.player_id == page.c.player_id, RATINGS.c.mode == mode)
+                )
+                .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
+                .order_by(RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
+            )
             rows = list(await connection.execute(query))
         return [
             BoardRow(
@@ -171,72 +154,35 @@ class Standings:
         ], total
 
     async def profile(self, player: Player, *, reader_id: str | None) -> Profile:
-        """A rating's history through the index of the player's events of a mode, the recent
-        matches' seats for those matches alone, and the head to head counted by the database
-        over the newest PROFILE_MATCHES matches. Finding those still visits every seat of the
-        player, and counting reads up to PROFILE_MATCHES matches: a busy player's profile costs
-        in proportion (docs/performance.md, "Players and ratings at scale")."""
+        """Ratings with each mode's last HISTORY_POINTS points, the newest RECENT_MATCHES
+        matches the reader may see, and the HEAD_TO_HEAD opponents met most often."""
+        own = reader_id == player.id
         async with self.engine.connect() as connection:
             ratings = list(
                 await connection.execute(
                     select(RATINGS).where(RATINGS.c.player_id == player.id).order_by(RATINGS.c.mode)
                 )
             )
-            own = reader_id == player.id
-            # Each mode's last points through the (player_id, mode, seq) index, all modes in
-            # one statement.
-            per_mode = [
-                select(
-                    RATING_EVENTS.c.mode,
-                    RATING_EVENTS.c.seq,
-                    RATING_EVENTS.c.match_id,
-                    RATING_EVENTS.c.at,
-                    RATING_EVENTS.c.display_after,
-                    MATCHES.c.public,
-                )
-                .join(MATCHES, MATCHES.c.id == RATING_EVENTS.c.match_id)
-                .where(
-                    RATING_EVENTS.c.player_id == player.id,
-                    RATING_EVENTS.c.mode == rating.mode,
-                )
-                .order_by(RATING_EVENTS.c.seq.desc())
-                .limit(HISTORY_POINTS)
-                .subquery()
-                for rating in ratings
-            ]
-            history: dict[str, list[RatingPoint]] = {}
-            if per_mode:
-                points = union_all(*(select(part) for part in per_mode)).subquery("points")
-                for row in await connection.execute(
-                    select(points).order_by(points.c.mode, points.c.seq)
-                ):
-                    history.setdefault(row.mode, []).append(
-                        RatingPoint(
-                            row.match_id if own or row.public else None,
-                            utc(row.at),
-                            row.display_after,
-                        )
-                    )
-            window = _newest_matches(player, reader_id)
-            matches = list(
-                await connection.execute(
-                    select(
-                        MATCHES.c.id,
-                        MATCHES.c.game,
-                        MATCHES.c.players,
-                        MATCHES.c.status,
-                        MATCHES.c.finished_at,
-                        MATCHES.c.result,
-                    )
-                    .join(window, window.c.id == MATCHES.c.id)
-                    .order_by(window.c.finished_at.desc(), window.c.id.desc())
-                    .limit(RECENT_MATCHES)
-                )
-            )
-            ids = [row.id for row in matches]
+            history = await _history(connection, player, [row.mode for row in ratings], own)
+            ids = await _newest_ids(connection, player, own)
+            matches: list[Any] = []
             seats: dict[str, list[Any]] = {}
             changes: dict[str, tuple[int, int]] = {}
             if ids:
+                matches = list(
+                    await connection.execute(
+                        select(
+                            MATCHES.c.id,
+                            MATCHES.c.game,
+                            MATCHES.c.players,
+                            MATCHES.c.status,
+                            MATCHES.c.finished_at,
+                            MATCHES.c.result,
+                        )
+                        .where(MATCHES.c.id.in_(ids))
+                        .order_by(MATCHES.c.finished_at.desc(), MATCHES.c.id.desc())
+                    )
+                )
                 for row in await connection.execute(
                     select(SEATS).where(SEATS.c.match_id.in_(ids)).order_by(SEATS.c.seat)
                 ):
@@ -252,7 +198,7 @@ class Standings:
                     )
                 ):
                     changes[row.match_id] = (row.display_before, row.display_after)
-            duels = list(await connection.execute(_head_to_head(player, window)))
+            duels = list(await connection.execute(_head_to_head(player, own)))
         modes = [
             ModeRating(
                 mode=row.mode,
@@ -267,8 +213,7 @@ class Standings:
         ]
         recent = _read_matches(player, matches, seats, changes)
         head_to_head = [
-            HeadToHead(row.player_id, row.name, row.matches, int(row.wins), int(row.losses))
-            for row in duels
+            HeadToHead(row.other_id, row.name, row.matches, row.wins, row.losses) for row in duels
         ]
         head_to_head.sort(key=lambda h: (-h.matches, h.name.casefold()))
         return Profile(player, modes, recent, head_to_head)
@@ -286,96 +231,145 @@ class Standings:
             return {row.player_id: (row.display_before, row.display_after) for row in rows}
 
 
+async def _circle(
+    connection: AsyncConnection, mode: str, circle_of: str, reader_id: str | None, depth: int
+) -> tuple[int, Select[Any], tuple[Any, ...]]:
+    """A circle's total, and the query and order its page is cut from. The members are the
+    player's pairs (their key) and the player; counting them joins each to its rating. A
+    large circle's page is then found walking the board in its index, each entry's pair
+    looked up by key (a few entries per member shown); a small one's, by sorting its members'
+    ratings (walking the board would visit most of it)."""
+    pairs = PLAYER_PAIRS.c
+    shared = pairs.shared if reader_id == circle_of else pairs.shared_public
+    members = union_all(
+        select(pairs.other_id.label("player_id")).where(pairs.player_id == circle_of, shared > 0),
+        select(literal(circle_of, PLAYERS.c.id.type).label("player_id")),
+    ).subquery("members")
+    # OFFSET 0 keeps the planners from walking the whole board in its index and probing the
+    # members for each entry.
+    rated = (
+        select(RATINGS.c.player_id, RATINGS.c.display)
+        .select_from(members)
+        .join(RATINGS, and_(RATINGS.c.player_id == members.c.player_id, RATINGS.c.mode == mode))
+        .offset(0)
+        .subquery("rated")
+    )
+    total = (await connection.execute(select(func.count()).select_from(rated))).scalar() or 0
+    if total >= LARGE_CIRCLE and depth <= total // 2:
+        met = (
+            select(pairs.player_id)
+            .where(pairs.player_id == circle_of, pairs.other_id == RATINGS.c.player_id, shared > 0)
+            .exists()
+        )
+        walked = select(RATINGS.c.player_id).where(
+            RATINGS.c.mode == mode, or_(RATINGS.c.player_id == circle_of, met)
+        )
+        return total, walked, (RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
+    return total, select(rated.c.player_id), (rated.c.display.desc(), rated.c.player_id.desc())
+
+
+async def _history(
+    connection: AsyncConnection, player: Player, modes: list[str], own: bool
+) -> dict[str, list[RatingPoint]]:
+    """Each mode's last points through the (player_id, mode, seq) index, all modes in one
+    statement; a private match's point shows no match to others."""
+    if not modes:
+        return {}
+    # The points alone, from the index; whether their matches were public is read after, by
+    # key, for the points' matches only (joined in, the planner could hash every match).
+    per_mode = [
+        select(
+            RATING_EVENTS.c.mode,
+            RATING_EVENTS.c.seq,
+            RATING_EVENTS.c.match_id,
+            RATING_EVENTS.c.at,
+            RATING_EVENTS.c.display_after,
+        )
+        .where(RATING_EVENTS.c.player_id == player.id, RATING_EVENTS.c.mode == mode)
+        .order_by(RATING_EVENTS.c.seq.desc())
+        .limit(HISTORY_POINTS)
+        .subquery()
+        for mode in modes
+    ]
+    points = union_all(*(select(part) for part in per_mode)).subquery("points")
+    rows = list(await connection.execute(select(points).order_by(points.c.mode, points.c.seq)))
+    private: set[str] = set()
+    if not own and rows:
+        # Not "AND NOT public": SQLite would then walk its index of every private match.
+        shown = await connection.execute(
+            select(MATCHES.c.id, MATCHES.c.public).where(
+                MATCHES.c.id.in_({row.match_id for row in rows})
+            )
+        )
+        private = {match.id for match in shown if not match.public}
+    history: dict[str, list[RatingPoint]] = {}
+    for row in rows:
+        history.setdefault(row.mode, []).append(
+            RatingPoint(
+                None if row.match_id in private else row.match_id,
+                utc(row.at),
+                row.display_after,
+            )
+        )
+    return history
+
+
+async def _newest_ids(connection: AsyncConnection, player: Player, own: bool) -> list[str]:
+    """The ids of the player's newest RECENT_MATCHES ended matches that the reader may see:
+    a person's from the index of seats by (player, end time), newest first; a bot's (its
+    seats name no player) from the index of its rating events by (player, order rated)."""
+    if player.kind == "bot":
+        newest = (
+            select(RATING_EVENTS.c.match_id.label("match_id"))
+            .where(RATING_EVENTS.c.player_id == player.id)
+            .order_by(RATING_EVENTS.c.seq.desc())
+        )
+        visible_from = RATING_EVENTS.c.match_id
+    else:
+        newest = (
+            select(SEATS.c.match_id.label("match_id"))
+            .where(SEATS.c.player_id == player.id, SEATS.c.ended_at.isnot(None))
+            .order_by(SEATS.c.ended_at.desc(), SEATS.c.match_id.desc())
+        )
+        visible_from = SEATS.c.match_id
+    if not own:
+        newest = newest.join(MATCHES, MATCHES.c.id == visible_from).where(
+            MATCHES.c.public.is_(True)
+        )
+    # Twice as many seats as matches shown: one person may hold two seats of a match.
+    found = await connection.scalars(newest.limit(2 * RECENT_MATCHES))
+    return list(dict.fromkeys(found))[:RECENT_MATCHES]
+
+
+def _head_to_head(player: Player, own: bool) -> Select[Any]:
+    """The opponents (who still exist) the player met most often, with the player's wins and
+    losses against each: the pairs' counts over every match for the player themself, over
+    public rooms' matches for anyone else."""
+    pairs = PLAYER_PAIRS
+    if own:
+        duels, wins, losses = pairs.c.duels, pairs.c.wins, pairs.c.losses
+    else:
+        duels, wins, losses = pairs.c.duels_public, pairs.c.wins_public, pairs.c.losses_public
+    return (
+        select(
+            pairs.c.other_id,
+            PLAYERS.c.name,
+            duels.label("matches"),
+            wins.label("wins"),
+            losses.label("losses"),
+        )
+        .join(PLAYERS, PLAYERS.c.id == pairs.c.other_id)
+        .where(pairs.c.player_id == player.id, duels > 0)
+        .order_by(duels.desc(), pairs.c.other_id.desc())
+        .limit(HEAD_TO_HEAD)
+    )
+
+
 def _partners(result: dict[str, Any] | None, seat: int) -> set[int]:
     for side in (result or {}).get("sides") or []:
         if isinstance(side, dict) and seat in (side.get("seats") or []):
             return set(side["seats"])
     return {seat}
-
-
-def _rated_id(seat: Any, game: Any) -> ColumnElement[Any]:
-    """rated_id in SQL: the seat's player, or its bot's player id (None: anonymous)."""
-    bot = literal("bot-") + game + literal("-") + seat.c.level
-    return func.coalesce(
-        seat.c.player_id,
-        case((and_(seat.c.kind == "bot", seat.c.level.isnot(None)), bot), else_=null()),
-    )
-
-
-def _newest_matches(player: Player, reader_id: str | None) -> Subquery:
-    """The newest PROFILE_MATCHES ended matches of the player that the reader may see."""
-    columns = (
-        MATCHES.c.id,
-        MATCHES.c.finished_at,
-        MATCHES.c.game,
-        MATCHES.c.players,
-        MATCHES.c.status,
-    )
-    if player.kind == "bot":
-        played = select(*columns).join(RATING_EVENTS, RATING_EVENTS.c.match_id == MATCHES.c.id)
-        mine: ColumnElement[bool] = RATING_EVENTS.c.player_id == player.id
-    else:
-        # A join, not IN (...): the planner then walks the player's seats to their matches
-        # instead of scanning every match; distinct, as one person may hold two seats.
-        played = select(*columns).distinct().join(SEATS, SEATS.c.match_id == MATCHES.c.id)
-        mine = SEATS.c.player_id == player.id
-    return (
-        played.where(mine, MATCHES.c.status != "active", _visible(reader_id, player.id))
-        .order_by(MATCHES.c.finished_at.desc(), MATCHES.c.id.desc())
-        .limit(PROFILE_MATCHES)
-        .subquery("newest")
-    )
-
-
-def _head_to_head(player: Player, window: Subquery) -> Select[Any]:
-    """Per rated opponent (who still exists) in the finished matches of `window`: matches,
-    wins and losses, counted from the player's first seat of each match. Partners are not
-    opponents: the only sides of more than one seat are Gin Rummy's partnerships at four,
-    seats 0 and 2 against 1 and 3 (app.games.gin_rummy.match_score.sides_for)."""
-    seat = SEATS.alias("seat")
-    me = SEATS.alias("me")
-    other = SEATS.alias("other")
-    first = (
-        select(
-            seat.c.match_id,
-            func.min(seat.c.seat).label("seat"),
-            func.min(window.c.game).label("game"),
-            func.min(window.c.players).label("players"),
-        )
-        .select_from(window)
-        .join(seat, seat.c.match_id == window.c.id)
-        .where(window.c.status == FINISHED, _rated_id(seat, window.c.game) == player.id)
-        .group_by(seat.c.match_id)
-        .subquery("first")
-    )
-    opponent = _rated_id(other, first.c.game)
-    partners = and_(
-        first.c.game == "gin_rummy", first.c.players == 4, me.c.seat % 2 == other.c.seat % 2
-    )
-    counted = (
-        select(
-            opponent.label("player_id"),
-            func.count().label("matches"),
-            func.sum(case((me.c.place < other.c.place, 1), else_=0)).label("wins"),
-            func.sum(case((me.c.place > other.c.place, 1), else_=0)).label("losses"),
-        )
-        .select_from(first)
-        .join(me, and_(me.c.match_id == first.c.match_id, me.c.seat == first.c.seat))
-        .join(other, other.c.match_id == first.c.match_id)
-        .where(
-            other.c.seat != me.c.seat,
-            me.c.place.isnot(None),
-            other.c.place.isnot(None),
-            opponent.isnot(None),
-            opponent != player.id,
-            ~partners,
-        )
-        .group_by(opponent)
-        .subquery("counted")
-    )
-    return select(
-        counted.c.player_id, PLAYERS.c.name, counted.c.matches, counted.c.wins, counted.c.losses
-    ).join(PLAYERS, PLAYERS.c.id == counted.c.player_id)
 
 
 def _read_matches(

@@ -85,9 +85,14 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(128))
     final_score: Mapped[int | None] = mapped_column(Integer)
     # The player who sat here (None: anonymous, or forgotten); bots are linked at the match end.
-    player_id: Mapped[str | None] = mapped_column(String(32), index=True)
+    player_id: Mapped[str | None] = mapped_column(String(32))
     # Finishing place at the match end, 0 first; partners share their side's place.
     place: Mapped[int | None] = mapped_column(Integer)
+    # Its match's finished_at once the match is over (finished or abandoned), so that a
+    # player's newest matches are the first entries of an index of their seats.
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_seats_player_id_ended_at", "player_id", "ended_at", "match_id"),)
 
 
 class ActionRow(Base):
@@ -254,7 +259,11 @@ class RatingEventRow(Base):
     display_after: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
-    __table_args__ = (Index("ix_rating_events_player_id_mode_seq", "player_id", "mode", "seq"),)
+    __table_args__ = (
+        Index("ix_rating_events_player_id_mode_seq", "player_id", "mode", "seq"),
+        # A bot's newest rated matches (a bot has no seats linked to it).
+        Index("ix_rating_events_player_id_seq", "player_id", "seq"),
+    )
 
 
 class RatingClockRow(Base):
@@ -265,6 +274,48 @@ class RatingClockRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     seq: Mapped[int] = mapped_column(BigInteger)
+
+
+class RatingTotalRow(Base):
+    """How many players have a rating in a mode: a leaderboard's total, kept by the match ends
+    that rate a player in a mode for the first time and by forgetting a player."""
+
+    __tablename__ = "rating_totals"
+
+    mode: Mapped[str] = mapped_column(String(24), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerPairRow(Base):
+    """What one rated player (a person or a bot) did with another, counted at each finished
+    match's end (app.storage.pair_counts) and by a rebuild: `shared`, the rated matches both
+    were rated in (the circle of friends); `duels`, `wins`, `losses`, the finished matches
+    where they sat on opposite sides with places (head to head). Each count twice: over every
+    match, and over public rooms' matches only (what anyone but the player may see). One row
+    per ordered pair: (a, b) and (b, a) are both kept, each read from its player's side."""
+
+    __tablename__ = "player_pairs"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    other_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    shared: Mapped[int] = mapped_column(Integer)
+    shared_public: Mapped[int] = mapped_column(Integer)
+    duels: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    losses: Mapped[int] = mapped_column(Integer)
+    duels_public: Mapped[int] = mapped_column(Integer)
+    wins_public: Mapped[int] = mapped_column(Integer)
+    losses_public: Mapped[int] = mapped_column(Integer)
+
+    # A profile's most frequent opponents, for its player and for anyone else.
+    __table_args__ = (
+        Index("ix_player_pairs_player_id_duels", "player_id", "duels", "other_id"),
+        Index("ix_player_pairs_player_id_duels_public", "player_id", "duels_public", "other_id"),
+    )
 
 
 MATCHES = cast(Table, MatchRow.__table__)
@@ -279,3 +330,5 @@ RATINGS = cast(Table, RatingRow.__table__)
 RATING_EVENTS = cast(Table, RatingEventRow.__table__)
 RATING_CLOCK = cast(Table, RatingClockRow.__table__)
 CHAT_MESSAGES = cast(Table, ChatMessageRow.__table__)
+RATING_TOTALS = cast(Table, RatingTotalRow.__table__)
+PLAYER_PAIRS = cast(Table, PlayerPairRow.__table__)

@@ -140,6 +140,8 @@ async def _run_plan(driver: asyncpg.Connection, plan: Plan) -> None:
         if query.many:
             await driver.executemany(query.sql, query.args)
             rows = None
+        elif query.fetch_all:
+            rows = await driver.fetch(query.sql, *query.args)
         elif query.fetch:
             rows = await driver.fetchrow(query.sql, *query.args)
         else:

@@ -33,11 +33,24 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import JSON, Dialect, Table, bindparam, insert, literal_column, select, update
+from sqlalchemy import (
+    JSON,
+    Dialect,
+    Table,
+    and_,
+    bindparam,
+    case,
+    insert,
+    literal_column,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.sql.expression import ClauseElement
+from sqlalchemy.sql.expression import ClauseElement, ColumnElement
 
+from app.players.names import FORGOTTEN_NAME
+from app.storage import pair_counts
 from app.storage.models import (
     ACTIONS,
     CHAT_MESSAGES,
@@ -46,6 +59,7 @@ from app.storage.models import (
     PLAYERS,
     RATING_CLOCK,
     RATING_EVENTS,
+    RATING_TOTALS,
     RATINGS,
     ROOMS,
     SEATS,
@@ -123,12 +137,39 @@ def _upsert(
     keys: tuple[str, ...],
     kept: tuple[str, ...] = (),
     same: str | None = None,
+    values: dict[str, Any] | None = None,
 ) -> ClauseElement:
     """INSERT ... ON CONFLICT (keys) DO UPDATE every other column but `kept`; with `same`, the
-    update is made only where the stored row's column `same` equals the new row's."""
-    if dialect.name == "postgresql":
-        return _on_conflict(postgresql.insert(table), table, keys, kept, same)
-    return _on_conflict(sqlite.insert(table), table, keys, kept, same)
+    update is made only where the stored row's column `same` equals the new row's; `values`,
+    the row's expressions when they are not its columns' own parameters."""
+    statement = postgresql.insert(table) if dialect.name == "postgresql" else sqlite.insert(table)
+    if values is not None:
+        statement = statement.values(values)
+    return _on_conflict(statement, table, keys, kept, same)
+
+
+def _seat_values() -> dict[str, Any]:
+    """A seat row's values (parameters "v_<column>") for a seat that may name a player who was
+    forgotten meanwhile (a room still seats them): such a seat is written anonymous, under the
+    neutral name forgetting gives. The player's row is locked (FOR KEY SHARE on PostgreSQL)
+    until the write commits, so forgetting either waits for it and then clears it, or has
+    committed first and is seen."""
+    values: dict[str, Any] = {
+        column.key: bindparam(f"v_{column.key}", type_=column.type) for column in SEATS.columns
+    }
+    named = values["player_id"]
+    known = (
+        select(PLAYERS.c.id)
+        .where(PLAYERS.c.id == named)
+        .with_for_update(read=True, key_share=True)
+        .scalar_subquery()
+    )
+    forgotten: ColumnElement[str] = literal_column("'" + FORGOTTEN_NAME.replace("'", "''") + "'")
+    values["player_id"] = known
+    values["name"] = case(
+        (and_(named.isnot(None), known.is_(None)), forgotten), else_=values["name"]
+    )
+    return values
 
 
 def _on_conflict(
@@ -160,8 +201,18 @@ class Statements:
         match_id = bindparam("p_match_id", type_=MATCHES.c.id.type)
         self.action_at = _processor(ACTIONS.c.at.type, dialect) or _as_is
         self.insert_match = Prepared(insert(MATCHES), dialect)
-        self.insert_seat = Prepared(insert(SEATS), dialect)
-        self.upsert_seat = Prepared(_upsert(dialect, SEATS, ("match_id", "seat")), dialect)
+        self.insert_seat = Prepared(insert(SEATS).values(_seat_values()), dialect)
+        # A seat saved again keeps what its match's end wrote (the room's record has none of it).
+        self.upsert_seat = Prepared(
+            _upsert(
+                dialect,
+                SEATS,
+                ("match_id", "seat"),
+                ("final_score", "place", "ended_at"),
+                values=_seat_values(),
+            ),
+            dialect,
+        )
         self.insert_chat = Prepared(insert(CHAT_MESSAGES), dialect)
         self.upsert_hand = Prepared(_upsert(dialect, HANDS, ("match_id", "hand_index")), dialect)
         # A room's row is replaced only by the owner of its current epoch (none changes it).
@@ -214,6 +265,14 @@ class Statements:
             .values(_set(SEATS, "final_score", "place")),
             dialect,
         )
+        self.end_seats = Prepared(
+            update(SEATS).where(SEATS.c.match_id == match_id).values(_set(SEATS, "ended_at")),
+            dialect,
+        )
+        # A finished match's pairs of players (app.storage.pair_counts).
+        self.hold_players = Prepared(pair_counts.hold_players(match_id), dialect)
+        dialect_insert = postgresql.insert if dialect.name == "postgresql" else sqlite.insert
+        self.count_pairs = Prepared(pair_counts.count_pairs(dialect_insert, match_id), dialect)
         # A rated match end (app.storage.rating_writes).
         self.tick_rating_clock = Prepared(
             update(RATING_CLOCK)
@@ -222,7 +281,17 @@ class Statements:
             .returning(RATING_CLOCK.c.seq),
             dialect,
         )
-        self.select_player_rating = Prepared(
+        total = dialect_insert(RATING_TOTALS)
+        self.add_rating_total = Prepared(
+            total.on_conflict_do_update(
+                index_elements=["mode"],
+                set_={"players": RATING_TOTALS.c.players + total.excluded.players},
+            ),
+            dialect,
+        )
+        # Up to four players' ratings in a mode; the players that exist, each with their rating
+        # or nulls (app.storage.rating_writes fills the parameters it does not need with null).
+        self.select_player_ratings = Prepared(
             select(PLAYERS.c.id, RATINGS.c.mu, RATINGS.c.sigma, RATINGS.c.matches)
             .select_from(
                 PLAYERS.outerjoin(
@@ -231,7 +300,11 @@ class Statements:
                     & (RATINGS.c.mode == bindparam("p_mode", type_=RATINGS.c.mode.type)),
                 )
             )
-            .where(PLAYERS.c.id == bindparam("p_player_id", type_=PLAYERS.c.id.type)),
+            .where(
+                PLAYERS.c.id.in_(
+                    [bindparam(f"p_player_{n}", type_=PLAYERS.c.id.type) for n in range(4)]
+                )
+            ),
             dialect,
         )
         self.upsert_rating = Prepared(_upsert(dialect, RATINGS, ("player_id", "mode")), dialect)

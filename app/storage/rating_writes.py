@@ -1,11 +1,14 @@
 """A rated match's end as part of its finish write: the rating updates run in the transaction
 that marks the match finished, so a match end and its ratings commit together or not at all.
 
-The update first raises the one row of rating_clock: that row's lock makes rating updates
-commit one at a time, across every server sharing the database, and the number it gives
-(the match's rating_seq) is the order in which `meldhall ratings rebuild` folds the matches in
-again. Then it reads the rated players' ratings, rates the match with app.players.rating_math,
-and writes the ratings, one event per rated player and the match's rating_seq.
+The update runs first in the match end's transaction, before the match's own statements, and
+raises the one row of rating_clock first: that row's lock makes rating updates commit one at a
+time, across every server sharing the database, and the number it gives (the match's
+rating_seq) is the order in which `meldhall ratings rebuild` folds the matches in again.
+Forgetting a player takes the same lock first (app.players.identity), so the two never wait
+for each other in opposite orders. Then it reads the rated players' ratings (one query), rates
+the match with app.players.rating_math, and writes the ratings, one event per rated player,
+the match's rating_seq and the count of players rated in the mode (a leaderboard's total).
 
 The work is written once as a generator of queries, which each log writer runs on its own
 driver (sqlite3 in the commit thread, asyncpg on the event loop): it sends back the row each
@@ -22,15 +25,21 @@ from typing import Any
 from app.players.rating_math import RatedSide, Rating, rate
 from app.storage.prepared import Prepared, Statements
 
+# The most players a match rates (four seats); a lookup of their ratings is one statement.
+PLAYERS_PER_LOOKUP = 4
+
 
 @dataclass(frozen=True, slots=True)
 class Query:
-    """One statement; `fetch` asks for its first row back (None when there is none)."""
+    """One statement; `fetch` asks for its first row back (None when there is none),
+    `fetch_all` for all of them."""
 
     sql: str
     args: Any
     many: bool = False
     fetch: bool = False
+    # Ask for every row back, as a list.
+    fetch_all: bool = False
 
 
 # What a writer sends back into the plan after each query.
@@ -49,18 +58,29 @@ class RatingUpdate:
         row = yield Query(clock.sql, clock.args({}), fetch=True)
         assert row is not None
         seq = int(row[0])
+        # Every rated player's rating in one query (a forgotten player has no row).
+        wanted = [pid for side in self.sides for pid in side.players]
+        found: dict[str, Any] = {}
+        lookup = statements.select_player_ratings
+        for start in range(0, len(wanted), PLAYERS_PER_LOOKUP):
+            chunk = wanted[start : start + PLAYERS_PER_LOOKUP]
+            values: dict[str, Any] = {"p_mode": self.mode}
+            for index in range(PLAYERS_PER_LOOKUP):
+                values[f"p_player_{index}"] = chunk[index] if index < len(chunk) else None
+            rows = yield Query(lookup.sql, lookup.args(values), fetch_all=True)
+            found.update((r[0], r) for r in rows or ())
         current: dict[str, Rating] = {}
         present: list[RatedSide] = []
+        newcomers = 0
         for side in self.sides:
             # A player forgotten while the match went on is not rated by it.
-            members = []
-            for pid in side.players:
-                found = yield _one(statements.select_player_rating, pid, self.mode)
-                if found is None:
-                    continue
-                members.append(pid)
-                if found[1] is not None:
-                    current[pid] = Rating(float(found[1]), float(found[2]), int(found[3]))
+            members = [pid for pid in side.players if pid in found]
+            for pid in members:
+                mu, sigma, matches = found[pid][1:4]
+                if mu is not None:
+                    current[pid] = Rating(float(mu), float(sigma), int(matches))
+                else:
+                    newcomers += 1
             if members:
                 present.append(RatedSide(tuple(members), side.rank))
         if len(present) < 2:
@@ -73,6 +93,9 @@ class RatingUpdate:
         ]
         yield _many(statements.upsert_rating, ratings)
         yield _many(statements.insert_rating_event, events)
+        if newcomers:
+            total = statements.add_rating_total
+            yield Query(total.sql, total.args({"mode": self.mode, "players": newcomers}))
         mark = statements.set_rating_seq
         yield Query(mark.sql, mark.args({"p_match_id": self.match_id, "v_rating_seq": seq}))
 
@@ -108,12 +131,6 @@ def event_row(
         "display_after": after.shown,
         "at": at,
     }
-
-
-def _one(prepared: Prepared, player_id: str, mode: str) -> Query:
-    return Query(
-        prepared.sql, prepared.args({"p_player_id": player_id, "p_mode": mode}), fetch=True
-    )
 
 
 def _many(prepared: Prepared, rows: list[dict[str, Any]]) -> Query:

@@ -37,6 +37,7 @@ from app.storage.records import (
     ACTIVE,
     ANYONE,
     END_STATUSES,
+    FINISHED,
     ROOM_CLOSED,
     STATUSES,
     ChatRecord,
@@ -62,16 +63,18 @@ POSTGRES_WRITERS = 2
 
 
 def seat_values(match_id: str, seat: SeatRecord) -> dict[str, Any]:
+    """A seat's row as the seat statements take it (app.storage.prepared's _seat_values)."""
     return {
-        "match_id": match_id,
-        "seat": seat.seat,
-        "name": seat.name,
-        "kind": seat.kind,
-        "level": seat.level,
-        "token_hash": seat.token_hash,
-        "final_score": seat.final_score,
-        "player_id": seat.player_id,
-        "place": seat.place,
+        "v_match_id": match_id,
+        "v_seat": seat.seat,
+        "v_name": seat.name,
+        "v_kind": seat.kind,
+        "v_level": seat.level,
+        "v_token_hash": seat.token_hash,
+        "v_final_score": seat.final_score,
+        "v_player_id": seat.player_id,
+        "v_place": seat.place,
+        "v_ended_at": None,
     }
 
 
@@ -135,7 +138,7 @@ class SqlMatchStore:
             return write
         values = {"p_id": fence.room_id, "p_epoch": fence.epoch}
         check = Step("fence_room", (values,), missing=fenced(fence.room_id))
-        return StatementWrite((check, *write.steps), write.conflict, write.rating)
+        return StatementWrite((check, *write.steps), write.conflict, write.rating, write.then)
 
     async def start(self) -> None:
         if self._engine is not None:
@@ -263,12 +266,15 @@ class SqlMatchStore:
     ) -> None:
         if status not in END_STATUSES:
             raise StoreError("bad_status", f"a match ends as one of {END_STATUSES}, not {status!r}")
+        at = datetime.now(UTC)
         values = {
             "p_match_id": match_id,
             "v_status": status,
-            "v_finished_at": datetime.now(UTC),
+            "v_finished_at": at,
             "v_result": result,
         }
+        # A rating update runs first (app.storage.rating_writes says why), then the match's
+        # own statements, then its pairs of players, counted from its places and rating events.
         steps = [Step("finish_match", (values,), missing=unknown_match(match_id))]
         if final_scores:
             scores = tuple(
@@ -281,7 +287,16 @@ class SqlMatchStore:
                 for seat, score in enumerate(final_scores)
             )
             steps.append(Step("set_final_score", scores))
-        write = StatementWrite(tuple(steps), rating=rating)
+        match = {"p_match_id": match_id}
+        steps.append(Step("end_seats", ({**match, "v_ended_at": at},)))
+        if status == FINISHED:
+            steps.append(Step("hold_players", (match,)))
+            steps.append(Step("count_pairs", (match,)))
+        if rating is None:
+            write = StatementWrite(tuple(steps))
+        else:
+            # Its events' foreign key is the one a missing match breaks before finish_match.
+            write = StatementWrite((), unknown_match(match_id), rating, tuple(steps))
         await self._submit(match_id, self._fenced(fence, write))
 
     async def save_room(self, *, room: RoomRecord) -> None:

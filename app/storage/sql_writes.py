@@ -68,6 +68,8 @@ class StatementWrite:
     conflict: StoreError | None = None
     # A rated match's end: run after the steps, in their transaction.
     rating: RatingUpdate | None = None
+    # Steps run after the rating, in the same transaction.
+    then: tuple[Step, ...] = ()
 
 
 Write = ActionWrite | StatementWrite
@@ -138,6 +140,7 @@ def operations(statements: Statements, writes: Sequence[Write], at: datetime) ->
             calls.extend(_step_operation(statements, step) for step in write.steps)
             if write.rating is not None:
                 calls.append(Operation("", (), False, plan=write.rating.plan(statements, at)))
+            calls.extend(_step_operation(statements, step) for step in write.then)
     return calls
 
 

@@ -116,5 +116,7 @@ def _run_plan(connection: sqlite3.Connection, plan: Plan) -> None:
         if query.many:
             connection.executemany(query.sql, query.args)
             rows = None
+        elif query.fetch_all:
+            rows = connection.execute(query.sql, query.args).fetchall()
         else:
             rows = connection.execute(query.sql, query.args).fetchone()

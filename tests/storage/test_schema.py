@@ -31,6 +31,8 @@ TABLES = {
     "rating_events",
     "rating_clock",
     "chat_messages",
+    "player_pairs",
+    "rating_totals",
     "alembic_version",
 }
 
@@ -101,7 +103,7 @@ async def test_migrating_again_is_harmless_and_keeps_the_data(sqlite_url: str) -
             count = await connection.execute(text("SELECT count(*) FROM matches"))
             version = await connection.execute(text("SELECT version_num FROM alembic_version"))
             assert count.scalar_one() == 1
-            assert version.scalar_one() == "0007"
+            assert version.scalar_one() == "0008"
     finally:
         await engine.dispose()
 
@@ -139,7 +141,7 @@ async def test_nodes_migrating_one_database_at_once_all_succeed(postgres_url: st
     try:
         async with engine.connect() as connection:
             version = await connection.execute(text("SELECT version_num FROM alembic_version"))
-            assert version.scalar_one() == "0007"
+            assert version.scalar_one() == "0008"
     finally:
         await engine.dispose()
 
