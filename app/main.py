@@ -44,6 +44,7 @@ from app.bots.registry import make_bot
 from app.bots.rummikub.solver import warm_up_in_background
 from app.cluster.node import ClusterNode, stop_node
 from app.log_format import name_the_node
+from app.logging_setup import configure_logging
 from app.metrics.gauges import Held, RoomGauges
 from app.metrics.meters import OFF, Meters
 from app.players.identity import Identities
@@ -54,7 +55,7 @@ from app.rooms.room import RoomTimings
 from app.rooms.sweeper import IdleRoomSweeper
 from app.settings import Settings, get_settings, new_node_id
 from app.slow_stop import reported_if_slow
-from app.startup import StartupFailure, describe_settings_error, failure_lines
+from app.startup import StartupFailure, describe_settings_error, fail, failure_lines
 from app.storage.exclusive import DatabaseInUse, hold_database
 from app.storage.failures import describe_open_failure
 from app.storage.sql_store import SqlMatchStore
@@ -343,8 +344,6 @@ def __getattr__(name: str) -> Any:
     """
     if name != "app":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from app.cli import configure_logging, fail
-
     try:
         settings = get_settings()
     except ValidationError as exc:
