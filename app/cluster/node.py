@@ -37,8 +37,9 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.cluster import wire
+from app.cluster.answers import HANDLERS, serve
 from app.cluster.bus import Bus
-from app.cluster.calls import CHECK_S, HANDLERS, Calls, Lapsed, NotHere, Unreachable, serve
+from app.cluster.calls import CHECK_S, Calls, Lapsed, NotHere, Unreachable
 from app.cluster.clients import redis_client
 from app.cluster.keys import ClusterKeys
 from app.cluster.leases import Leases
