@@ -42,7 +42,8 @@ from app.api.routes import (
 from app.api.routes.pages import ClientFiles
 from app.bots.registry import make_bot
 from app.bots.rummikub.solver import warm_up_in_background
-from app.cluster.node import ClusterNode, stop_node
+from app.cluster.joining import stop_node
+from app.cluster.node import ClusterNode
 from app.log_format import name_the_node
 from app.logging_setup import configure_logging
 from app.metrics.gauges import Held, RoomGauges
@@ -163,7 +164,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if settings.cluster:
         if not url.startswith("postgresql"):
             raise StartupFailure("a cluster node needs PostgreSQL, which every node shares")
-        from app.cluster.node import ClusterUnreachable, reach_redis
+        from app.cluster.joining import ClusterUnreachable, reach_redis
 
         try:
             await reach_redis(settings.redis_url)
@@ -212,7 +213,7 @@ async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[N
 
 
 async def join_cluster(settings: Settings, directory: RoomDirectory, node_id: str) -> ClusterNode:
-    from app.cluster.node import ClusterUnreachable, start_node
+    from app.cluster.joining import ClusterUnreachable, start_node
 
     try:
         node = await start_node(
