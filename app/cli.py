@@ -10,14 +10,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from typing import NoReturn
 
 import uvicorn
 from pydantic import ValidationError
 
 from app import admin_client
+from app.logging_setup import configure_logging
 from app.settings import Settings, get_settings
-from app.startup import describe_settings_error
+from app.startup import describe_settings_error, fail
 
 log = logging.getLogger("meldhall")
 
@@ -57,25 +57,6 @@ def uvicorn_config(
         options["log_config"] = None
     options.update(overrides)
     return uvicorn.Config(app or create_app(settings), **options)  # type: ignore[arg-type]
-
-
-def configure_logging(settings: Settings) -> None:
-    """The server's own log lines (rooms recovered, the solver ready, failures) on stderr.
-
-    As text, uvicorn configures only its own loggers and these go beside them, at the
-    settings' level; as JSON (app.log_format) every line, uvicorn's too, is one object.
-    """
-    if settings.log_format == "json":
-        from app.log_format import JsonLines
-
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(JsonLines(settings.node_id))
-        logging.basicConfig(level=settings.log_level.upper(), handlers=[handler], force=True)
-    else:
-        logging.basicConfig(
-            level=settings.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s"
-        )
-    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
 
 
 COMMANDS = ("serve", "migrate", "ratings", "admin")
@@ -180,12 +161,6 @@ def rebuild_ratings(settings: Settings) -> None:
         fail(f"rebuild failed: {describe_open_failure(exc, url)}", code=STARTUP_FAILURE)
     seconds = time.perf_counter() - started
     print(f"ratings rebuilt: {done.matches} matches, {done.ratings} ratings, {seconds:.1f} s")
-
-
-def fail(line: str, *, code: int) -> NoReturn:
-    """Stop with one line on stderr (run with MELDHALL_LOG_LEVEL=debug for the traceback)."""
-    print(f"meldhall: {line}", file=sys.stderr)
-    sys.exit(code)
 
 
 if __name__ == "__main__":

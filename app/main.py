@@ -42,8 +42,10 @@ from app.api.routes import (
 from app.api.routes.pages import ClientFiles
 from app.bots.registry import make_bot
 from app.bots.rummikub.solver import warm_up_in_background
-from app.cluster.node import ClusterNode, stop_node
+from app.cluster.joining import stop_node
+from app.cluster.node import ClusterNode
 from app.log_format import name_the_node
+from app.logging_setup import configure_logging
 from app.metrics.gauges import Held, RoomGauges
 from app.metrics.meters import OFF, Meters
 from app.players.identity import Identities
@@ -54,7 +56,7 @@ from app.rooms.room import RoomTimings
 from app.rooms.sweeper import IdleRoomSweeper
 from app.settings import Settings, get_settings, new_node_id
 from app.slow_stop import reported_if_slow
-from app.startup import StartupFailure, describe_settings_error, failure_lines
+from app.startup import StartupFailure, describe_settings_error, fail, failure_lines
 from app.storage.exclusive import DatabaseInUse, hold_database
 from app.storage.failures import describe_open_failure
 from app.storage.sql_store import SqlMatchStore
@@ -162,7 +164,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if settings.cluster:
         if not url.startswith("postgresql"):
             raise StartupFailure("a cluster node needs PostgreSQL, which every node shares")
-        from app.cluster.node import ClusterUnreachable, reach_redis
+        from app.cluster.joining import ClusterUnreachable, reach_redis
 
         try:
             await reach_redis(settings.redis_url)
@@ -211,7 +213,7 @@ async def serving(app: FastAPI, settings: Settings, url: str) -> AsyncIterator[N
 
 
 async def join_cluster(settings: Settings, directory: RoomDirectory, node_id: str) -> ClusterNode:
-    from app.cluster.node import ClusterUnreachable, start_node
+    from app.cluster.joining import ClusterUnreachable, start_node
 
     try:
         node = await start_node(
@@ -343,8 +345,6 @@ def __getattr__(name: str) -> Any:
     """
     if name != "app":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from app.cli import configure_logging, fail
-
     try:
         settings = get_settings()
     except ValidationError as exc:

@@ -9,6 +9,7 @@ wrong are worded the same way before anything starts.
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
 from pydantic import ValidationError
 from starlette.types import Message, Send
@@ -51,3 +52,9 @@ def describe_settings_error(exc: ValidationError) -> str:
         reason = error["msg"].removeprefix("Value error, ")
         parts.append(f"{environment_name(where)}: {reason}" if where else reason)
     return "bad settings: " + "; ".join(parts)
+
+
+def fail(line: str, *, code: int) -> NoReturn:
+    """Stop with one line on stderr (run with MELDHALL_LOG_LEVEL=debug for the traceback)."""
+    print(f"meldhall: {line}", file=sys.stderr)
+    sys.exit(code)

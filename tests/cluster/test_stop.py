@@ -6,7 +6,7 @@ import asyncio
 import uuid
 
 from app.bots.registry import make_bot
-from app.cluster.node import start_node, stop_node
+from app.cluster.joining import start_node, stop_node
 from app.rooms.directory import RoomDirectory
 from app.rooms.room import RoomTimings
 from app.storage.memory_store import MemoryMatchStore

@@ -13,16 +13,14 @@ declared {id: face}, valid and reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
-from app.games.engine import Action, IllegalAction, Seat, SeatView, View
+from app.games.engine import Action, Config, IllegalAction, Seat, SeatView, View
 from app.games.patches import replace_changed
 from app.games.rummikub.melds import read_meld
+from app.games.rummikub.play import CheckedPlay
 from app.games.rummikub.tiles import JOKERS, is_joker
-
-if TYPE_CHECKING:
-    from app.games.rummikub.engine import Rummikub
-
+from app.games.rummikub.turn import TurnInProgress
 
 Part = TypeVar("Part")
 
@@ -108,7 +106,38 @@ class ViewParts:
         return shown
 
 
-def _tentative(game: Rummikub) -> dict[str, Any] | None:
+class RummikubState(Protocol):
+    """What the views read of a match (app.games.rummikub.engine.Rummikub)."""
+
+    name: ClassVar[str]
+    config: Config
+    players: int
+    round: int
+    first_draw: list[list[str]]
+    current: int
+    turn_number: int
+    racks: list[list[str]]
+    pool: list[str]
+    table: list[list[str]]
+    declared: dict[str, str]
+    melded: list[bool]
+    passes: int
+    turn: TurnInProgress | None
+    scores: list[int]
+    results: list[dict[str, Any]]
+    view_parts: ViewParts
+
+    @property
+    def phase(self) -> str: ...
+
+    def to_act(self) -> list[Seat]: ...
+
+    def result(self) -> dict[str, Any] | None: ...
+
+    def check_tentative(self) -> CheckedPlay: ...
+
+
+def _tentative(game: RummikubState) -> dict[str, Any] | None:
     turn = game.turn
     if turn is None:
         return None
@@ -134,7 +163,7 @@ def _tentative(game: Rummikub) -> dict[str, Any] | None:
     }
 
 
-def public_view(game: Rummikub) -> View:
+def public_view(game: RummikubState) -> View:
     """What every seat may know: a view with `seat` and `rack` still None (see `seat_view`).
 
     Racks other than one's own are in it only once the round is over (in `last_round`).
@@ -225,11 +254,13 @@ def _table_patch(old: list[Any], new: list[Any], path: str, ops: list[dict[str, 
     return True
 
 
-def _round_parts(game: Rummikub) -> tuple[dict[str, Any], list[list[str]], list[dict[str, Any]]]:
+def _round_parts(
+    game: RummikubState,
+) -> tuple[dict[str, Any], list[list[str]], list[dict[str, Any]]]:
     return dict(game.config), [list(faces) for faces in game.first_draw], _rounds(game)
 
 
-def _turn(game: Rummikub) -> dict[str, Any]:
+def _turn(game: RummikubState) -> dict[str, Any]:
     return {
         "seat": game.current,
         "number": game.turn_number,
@@ -244,14 +275,14 @@ def _seats(seats: tuple[tuple[int, bool, int], ...]) -> list[dict[str, Any]]:
     ]
 
 
-def _rounds(game: Rummikub) -> list[dict[str, Any]]:
+def _rounds(game: RummikubState) -> list[dict[str, Any]]:
     return [
         {key: record[key] for key in ("round", "winner", "reason", "points", "totals")}
         for record in game.results
     ]
 
 
-def seat_view(public: View, game: Rummikub, seat: Seat | None) -> View:
+def seat_view(public: View, game: RummikubState, seat: Seat | None) -> View:
     """`public` with the seat filled in and its own rack: a new top-level object per call, so
     nothing one seat's view holds alone is ever reachable from another's."""
     if seat is None:
@@ -260,7 +291,7 @@ def seat_view(public: View, game: Rummikub, seat: Seat | None) -> View:
     return SeatView(public, {"seat": seat, "rack": rack})
 
 
-def legal_templates(game: Rummikub, seat: Seat | None) -> list[Action]:
+def legal_templates(game: RummikubState, seat: Seat | None) -> list[Action]:
     """One template per action type allowed now; `end_turn` only when it would pass."""
     if seat is None:
         if game.phase == "playing" and game.config["turn_timer_s"]:
