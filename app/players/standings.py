@@ -215,8 +215,23 @@ class Standings:
         head_to_head = [
             HeadToHead(row.other_id, row.name, row.matches, row.wins, row.losses) for row in duels
         ]
-        head_to_head.sort(key=lambda h: (-h.matches, h.name.casefold()))
         return Profile(player, modes, recent, head_to_head)
+
+    async def head_to_head(
+        self, player: Player, *, reader_id: str | None, limit: int, offset: int
+    ) -> tuple[list[HeadToHead], int]:
+        """A page of every opponent the player met, most often first (the profile shows the
+        first HEAD_TO_HEAD), and how many there are; the same privacy as the profile's."""
+        own = reader_id == player.id
+        page = _head_to_head(player, own).limit(limit).offset(offset)
+        counted = _head_to_head(player, own).limit(None).order_by(None).subquery()
+        async with self.engine.connect() as connection:
+            rows = list(await connection.execute(page))
+            total = await connection.scalar(select(func.count()).select_from(counted))
+        entries = [
+            HeadToHead(row.other_id, row.name, row.matches, row.wins, row.losses) for row in rows
+        ]
+        return entries, int(total or 0)
 
     async def rating_changes(self, match_id: str) -> dict[str, tuple[int, int]]:
         """Each rated player's shown rating before and after the match."""

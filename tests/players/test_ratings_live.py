@@ -150,6 +150,9 @@ async def test_leaderboard_and_profile_refuse_bad_input(server: LiveServer) -> N
             ("/api/leaderboards/gin_rummy", {"limit": 0}, 422, "bad_request"),
             ("/api/players/nobody", {}, 404, "player_not_found"),
             ("/api/players/bad%20id!", {}, 422, "bad_request"),
+            ("/api/players/nobody/head-to-head", {}, 404, "player_not_found"),
+            ("/api/players/bot-gin_rummy-hard/head-to-head", {"limit": 101}, 422, "bad_request"),
+            ("/api/players/bot-gin_rummy-hard/head-to-head", {"offset": -1}, 422, "bad_request"),
         ):
             answer = await http.get(path, params=params)
             assert answer.status_code == status, (path, params, answer.text)
@@ -172,3 +175,37 @@ async def test_a_forgotten_player_leaves_a_neutral_name_and_no_rating(server: Li
         board = (await http.get("/api/leaderboards/gin_rummy")).json()
         assert [row["player_id"] for row in board["items"]] == ["bot-gin_rummy-hard"]
         assert (await http.get("/api/matches", params={"player": "Ann"})).json()["total"] == 0
+
+
+async def test_head_to_head_pages_through_every_opponent_as_the_profile_orders_them(
+    server: LiveServer,
+) -> None:
+    ann, bob, cid = (new_player(server, name) for name in ("Ann", "Bob", "Cid"))
+    # Ann meets Bob twice and Cid once in public rooms, and Cid once more in a private one.
+    await play_rated(server, [ann["key"], bob["key"]], public=True)
+    await play_rated(server, [ann["key"], bob["key"]], public=True)
+    await play_rated(server, [ann["key"], cid["key"]], public=True)
+    await play_rated(server, [ann["key"], cid["key"]])
+    path = f"/api/players/{ann['id']}/head-to-head"
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        own = player_auth(ann["key"])
+        profile = (await http.get(f"/api/players/{ann['id']}", headers=own)).json()
+        first = (await http.get(path, params={"limit": 1}, headers=own)).json()
+        second = (await http.get(path, params={"limit": 1, "offset": 1}, headers=own)).json()
+        beyond = (await http.get(path, params={"offset": 2}, headers=own)).json()
+        assert (first["total"], first["limit"], first["offset"]) == (2, 1, 0)
+        assert first["items"] + second["items"] == profile["head_to_head"]
+        assert beyond["items"] == []
+        # The player sees the private match; anyone else counts public matches only.
+        assert [(d["player_id"], d["matches"]) for d in profile["head_to_head"]] in (
+            [(bob["id"], 2), (cid["id"], 2)],
+            [(cid["id"], 2), (bob["id"], 2)],
+        )
+        stranger = (await http.get(path)).json()
+        assert [(d["player_id"], d["matches"]) for d in stranger["items"]] == [
+            (bob["id"], 2),
+            (cid["id"], 1),
+        ]
+        assert stranger["total"] == 2
+        for duel in stranger["items"]:
+            assert duel["wins"] + duel["losses"] == duel["matches"]

@@ -130,6 +130,13 @@ class ProfileOut(Answer):
     head_to_head: list[HeadToHeadOut]
 
 
+class HeadToHeadPage(Answer):
+    items: list[HeadToHeadOut]
+    total: int
+    limit: int
+    offset: int
+
+
 class BoardRowOut(Answer):
     rank: int
     player_id: str
@@ -260,6 +267,31 @@ async def profile(
         raise ApiError("player_not_found", f"no player with id {player_id!r}")
     found = await standings.profile(player, reader_id=None if reader is None else reader.id)
     return profile_out(found)
+
+
+@router.get("/players/{player_id}/head-to-head", responses=ERRORS)
+async def head_to_head(
+    player_id: PlayerId,
+    reader: OptionalPlayerDep,
+    identities: IdentitiesDep,
+    standings: StandingsDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> HeadToHeadPage:
+    """Every opponent the player met, most often first, a page at a time (the profile holds
+    the first 50). Private rooms' matches count only when the reader is this player."""
+    player = await identities.get(player_id)
+    if player is None:
+        raise ApiError("player_not_found", f"no player with id {player_id!r}")
+    entries, total = await standings.head_to_head(
+        player, reader_id=None if reader is None else reader.id, limit=limit, offset=offset
+    )
+    return HeadToHeadPage(
+        items=[HeadToHeadOut.model_validate(h, from_attributes=True) for h in entries],
+        total=total,
+        limit=limit,
+        offset=offset,
+    )
 
 
 def profile_out(found: Profile) -> ProfileOut:
