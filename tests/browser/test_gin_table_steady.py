@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.browser.conftest import REPO, screenshot
-from tests.browser.flows import GIN_MY_TURN_OR_OVER, create_room
+from tests.browser.flows import GIN_MY_TURN_OR_OVER, create_room, version, wait_past
 from tests.browser.phone import PHONE, SETTLED
 
 DESKTOP = {"width": 1366, "height": 800}
@@ -46,12 +46,19 @@ def test_the_table_does_not_shift_when_the_discard_label_changes(  # type: ignor
     for _ in range(MAX_OWN_MOVES):
         if page.evaluate("window.meldhall.store.state.room.status") != "playing":
             break
+        # Each move is waited for until the page holds it: until then the page still shows
+        # the turn just played, and its buttons are about to be drawn again.
         if page.locator("#pass-upcard").count():
+            before = version(page)
             page.click("#pass-upcard")
         else:
+            drawn = version(page)
             page.click("#stock")
+            wait_past(page, drawn)
             page.wait_for_selector("#my-hand .card[data-card]:not([disabled])")
+            before = version(page)
             page.locator(".deadwood-group .card").last.dblclick()
+        wait_past(page, before)
         page.wait_for_function(GIN_MY_TURN_OR_OVER)
         page.wait_for_function(SETTLED)
     seen = page.evaluate("window.pilesSeen")
