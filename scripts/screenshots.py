@@ -21,14 +21,9 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import socket
 import struct
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,22 +33,25 @@ from typing import Any
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.browser.flows import (  # noqa: E402
+    GIN_MY_TURN_OR_OVER,
+    RUMMIKUB_MY_TURN_OR_OVER,
+    state,
+    version,
+    wait_past,
+)
+from tests.browser.phone import SETTLED  # noqa: E402
+from tests.server_process import free_port, serving  # noqa: E402
+
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 DESKTOP: ViewportSize = {"width": 1366, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
-START_TIMEOUT_S = 30.0
 WAIT_MS = 60_000
 # Bots wait this long before a move: long enough for the fly-ins, short enough for a quick run.
 BOT_DELAY_MS = "300"
 
-# No animation running: the moves' fly-ins have finished.
-SETTLED = "() => document.getAnimations().every((a) => a.playState !== 'running')"
-GIN_MY_TURN = """() => {
-  const state = window.meldhall?.store?.state;
-  if (!state?.game) return false;
-  if (state.room.status !== "playing") return true;
-  return state.game.tables[0].turn === state.you.seat;
-}"""
 GIN_DISCARD = """() => {
   const state = window.meldhall?.store?.state;
   return state?.game?.tables[0].phase === "discard" && state.game.tables[0].turn === state.you.seat;
@@ -61,17 +59,6 @@ GIN_DISCARD = """() => {
 # A meld in the player's own hand (the hand is shown grouped: melds, then the deadwood).
 MELDED = ".hand-groups .meld-group:not(.deadwood-group)"
 ROOMS_TO_TRY = 3
-RUMMIKUB_MY_TURN = """() => {
-  const game = window.meldhall?.store?.state?.game;
-  const seat = window.meldhall?.store?.state?.you?.seat;
-  return Boolean(game) && (game.phase !== "playing" || game.turn.seat === seat);
-}"""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextmanager
@@ -90,39 +77,14 @@ def meldhall_server() -> Iterator[str]:
             "MELDHALL_LOG_LEVEL": "warning",
         }
         command = [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1"]
-        log = (Path(data) / "server.log").open("wb")
-        server = subprocess.Popen(
+        with serving(
             [*command, "--port", str(port)],
+            port,
             cwd=REPO,
             env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            wait_until_up(f"{url}/healthz", server)
-            yield url
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(timeout=5)
-            log.close()
-
-
-def wait_until_up(url: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"the server exited with {server.returncode} before it answered")
-        try:
-            with urllib.request.urlopen(url, timeout=1):
-                return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.2)
-    raise RuntimeError(f"the server did not answer {url} within {START_TIMEOUT_S:.0f} s")
+            log=Path(data) / "server.log",
+        ):
+            yield f"http://127.0.0.1:{port}"
 
 
 def new_page(browser: Browser, *, locale: str, viewport: ViewportSize, **options: Any) -> Page:
@@ -148,16 +110,11 @@ def create_room(page: Page, base: str, *, game: str, name: str, bots: dict[int, 
     page.wait_for_url("**/r/*")
 
 
-def state(page: Page) -> dict[str, Any]:
-    document: dict[str, Any] = page.evaluate("window.meldhall.store.state")
-    return document
-
-
 def click_and_wait(page: Page, selector: str) -> None:
     """A click that sends an action, and the page's store past the version it held."""
-    before = page.evaluate("window.meldhall.store.version")
+    before = version(page)
     page.click(selector)
-    page.wait_for_function(f"window.meldhall.store.version > {before}", timeout=WAIT_MS)
+    wait_past(page, before)
 
 
 def play_gin_until_a_meld(page: Page, *, least_turns: int, most_turns: int) -> bool:
@@ -166,7 +123,7 @@ def play_gin_until_a_meld(page: Page, *, least_turns: int, most_turns: int) -> b
     button shown). False if the hand ended first."""
     page.wait_for_selector(".gin-table")
     for turn in range(most_turns):
-        page.wait_for_function(GIN_MY_TURN, timeout=WAIT_MS)
+        page.wait_for_function(GIN_MY_TURN_OR_OVER, timeout=WAIT_MS)
         document = state(page)
         table = document["game"]["tables"][0]
         if document["room"]["status"] != "playing" or table["phase"] != "draw":
@@ -197,7 +154,7 @@ def play_rummikub_turns(page: Page, *, melds: int, most_turns: int) -> None:
     """Draw every turn until the bots have laid `melds` melds (or `most_turns` turns)."""
     page.wait_for_selector(".rummikub")
     for _ in range(most_turns):
-        page.wait_for_function(RUMMIKUB_MY_TURN, timeout=WAIT_MS)
+        page.wait_for_function(RUMMIKUB_MY_TURN_OR_OVER, timeout=WAIT_MS)
         if state(page)["game"]["phase"] != "playing":
             return
         page.wait_for_selector("#end-turn")
