@@ -25,7 +25,9 @@ the local test server) and dropped after it; the SQLite file is made in a tempor
 removed. Once the ratings are rebuilt, PostgreSQL's tables are vacuumed and analysed (what
 autovacuum does after such a load); SQLite's are not analysed, as no server of the product
 does it. `--keep` leaves the databases in place; `--reuse URL` reads from one again (same scale
-and seed) without generating or rebuilding.
+and seed) without generating or rebuilding. `--generate-only` generates and keeps a database
+without rebuilding; `--reuse URL --rebuild` then times the rebuild on it before reading (so a
+rebuild can be measured again on the same matches after a change).
 
 Measured figures, with their commands and dates, are in docs/performance.md.
 """
@@ -734,6 +736,8 @@ async def bench_store(name: str, url: str, folder: Path, args: argparse.Namespac
     print(f"\n== {name} (load average {os.getloadavg()[0]:.1f} at the start)")
     generator = Generator(args.players, args.skew, args.seed)
     if args.reuse:
+        if args.rebuild:
+            await rebuild_and_analyse(name, url, folder)
         # The database holds this seed's players and matches already: each person's rated
         # matches are their rating events.
         engine = create_engine(url)
@@ -764,6 +768,8 @@ async def bench_store(name: str, url: str, folder: Path, args: argparse.Namespac
         f" in {generated.seconds:.1f} s"
     )
 
+    if args.generate_only:
+        return
     seconds, cpu, said = rebuild(url, folder)
     print(
         f"rebuild: `meldhall ratings rebuild` {seconds:.1f} s wall, {cpu:.1f} s CPU of the"
@@ -785,6 +791,21 @@ async def bench_store(name: str, url: str, folder: Path, args: argparse.Namespac
     if name == "postgres":
         await analyse(url)
     await read_and_end(name, url, folder, args, generated)
+
+
+async def rebuild_and_analyse(name: str, url: str, folder: Path) -> None:
+    """The rebuild of a kept database (its matches as generated, ratings as the last rebuild
+    left them), then PostgreSQL's vacuum and analysis, as after a generation."""
+    print(f"rebuilding at load average {os.getloadavg()[0]:.1f}")
+    seconds, cpu, said = rebuild(url, folder)
+    print(
+        f"rebuild: `meldhall ratings rebuild` {seconds:.1f} s wall, {cpu:.1f} s CPU of the"
+        f" command ({said})"
+    )
+    found = await counts(url)
+    print("counts: " + ", ".join(f"{key} {value}" for key, value in found.items()))
+    if name == "postgres":
+        await analyse(url)
 
 
 async def read_and_end(
@@ -845,9 +866,20 @@ async def main() -> None:
     parser.add_argument(
         "--reuse", metavar="URL",
         help="read from a database a run with --keep and the same scale and seed left (one "
-        "store); no generation, no rebuild",
+        "store); no generation, no rebuild unless --rebuild",
+    )  # fmt: skip
+    parser.add_argument(
+        "--rebuild", action="store_true",
+        help="with --reuse: run `meldhall ratings rebuild` on it first (timed), then read",
+    )  # fmt: skip
+    parser.add_argument(
+        "--generate-only", action="store_true",
+        help="generate the players and matches, keep the database, stop (then --reuse --rebuild)",
     )  # fmt: skip
     args = parser.parse_args()
+    if args.rebuild and not args.reuse:
+        parser.error("--rebuild goes with --reuse")
+    args.keep = args.keep or args.generate_only
     print(
         f"{args.players} players, {args.matches} matches, skew {args.skew}, {args.reads} reads"
         f" of each kind ({args.http_reads} over HTTP), {args.ends} pairs of match ends,"
