@@ -457,7 +457,7 @@ async def plan_reads(url: str, generated: Generated, reads: int, seed: int) -> R
 
         def profile(pid: str, reader: Player | None = None) -> Read:
             async def call() -> Any:
-                return await routes.profile(pid, reader, identities, standings)
+                return await routes.profile(pid, reader, standings)
 
             return call
 

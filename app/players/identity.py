@@ -10,7 +10,7 @@ import hmac
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -48,7 +48,11 @@ class Player:
     created_at: datetime
 
 
-def _player(row: object) -> Player:
+# One player by id, built once (a profile's first statement).
+PLAYER_BY_ID = select(PLAYERS).where(PLAYERS.c.id == bindparam("player"))
+
+
+def player_from_row(row: object) -> Player:
     return Player(
         id=row.id,  # type: ignore[attr-defined]
         name=row.name,  # type: ignore[attr-defined]
@@ -98,14 +102,12 @@ class Identities:
             ).first()
         if row is None:
             raise PlayerError("bad_player_key", "this player key is unknown or was signed out")
-        return _player(row)
+        return player_from_row(row)
 
     async def get(self, player_id: str) -> Player | None:
         async with self.engine.connect() as connection:
-            row = (
-                await connection.execute(select(PLAYERS).where(PLAYERS.c.id == player_id))
-            ).first()
-        return None if row is None else _player(row)
+            row = (await connection.execute(PLAYER_BY_ID, {"player": player_id})).first()
+        return None if row is None else player_from_row(row)
 
     async def rename(self, player: Player, raw_name: str) -> Player:
         name = clean_name(raw_name)
@@ -236,7 +238,7 @@ class Identities:
             raise PlayerError(
                 "link_code_wrong", f"this link code is not right ({wrong} tries left)"
             )
-        return _player(player), key
+        return player_from_row(player), key
 
 
 async def _spend(connection: AsyncConnection, locator: str) -> None:

@@ -13,14 +13,17 @@ events), its head to head from the pairs' index by matches played.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, and_, func, literal, or_, select, union_all
+from sqlalchemy import BindParameter, Select, and_, bindparam, func, literal, or_, select, union_all
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.players.identity import Player
+from app.players.identity import PLAYER_BY_ID, Player, player_from_row
 from app.players.rating_math import PROVISIONAL_MATCHES, SeatAtEnd, rated_id
 from app.storage.models import (
     MATCHES,
@@ -153,52 +156,22 @@ class Standings:
             for index, row in enumerate(rows)
         ], total
 
-    async def profile(self, player: Player, *, reader_id: str | None) -> Profile:
-        """Ratings with each mode's last HISTORY_POINTS points, the newest RECENT_MATCHES
-        matches the reader may see, and the HEAD_TO_HEAD opponents met most often."""
-        own = reader_id == player.id
-        async with self.engine.connect() as connection:
-            ratings = list(
-                await connection.execute(
-                    select(RATINGS).where(RATINGS.c.player_id == player.id).order_by(RATINGS.c.mode)
-                )
-            )
+    async def profile(self, player_id: str, *, reader_id: str | None) -> Profile | None:
+        """The player's ratings with each mode's last HISTORY_POINTS points, the newest
+        RECENT_MATCHES matches the reader may see, and the HEAD_TO_HEAD opponents met most
+        often; None when there is no such player. Six statements on one connection, each built
+        once (a profile is read far more often than anything is written)."""
+        own = reader_id == player_id
+        given = {"player": player_id}
+        async with reading(self.engine) as connection:
+            found = (await connection.execute(PLAYER_BY_ID, given)).first()
+            if found is None:
+                return None
+            player = player_from_row(found)
+            ratings = list(await connection.execute(_RATINGS_OF, given))
             history = await _history(connection, player, [row.mode for row in ratings], own)
-            ids = await _newest_ids(connection, player, own)
-            matches: list[Any] = []
-            seats: dict[str, list[Any]] = {}
-            changes: dict[str, tuple[int, int]] = {}
-            if ids:
-                matches = list(
-                    await connection.execute(
-                        select(
-                            MATCHES.c.id,
-                            MATCHES.c.game,
-                            MATCHES.c.players,
-                            MATCHES.c.status,
-                            MATCHES.c.finished_at,
-                            MATCHES.c.result,
-                        )
-                        .where(MATCHES.c.id.in_(ids))
-                        .order_by(MATCHES.c.finished_at.desc(), MATCHES.c.id.desc())
-                    )
-                )
-                for row in await connection.execute(
-                    select(SEATS).where(SEATS.c.match_id.in_(ids)).order_by(SEATS.c.seat)
-                ):
-                    seats.setdefault(row.match_id, []).append(row)
-                for row in await connection.execute(
-                    select(
-                        RATING_EVENTS.c.match_id,
-                        RATING_EVENTS.c.display_before,
-                        RATING_EVENTS.c.display_after,
-                    ).where(
-                        RATING_EVENTS.c.match_id.in_(ids),
-                        RATING_EVENTS.c.player_id == player.id,
-                    )
-                ):
-                    changes[row.match_id] = (row.display_before, row.display_after)
-            duels = list(await connection.execute(_head_to_head(player, own)))
+            rows = list(await connection.execute(_recent(player.kind == "bot", own), given))
+            duels = list(await connection.execute(_head_to_head(own), given))
         modes = [
             ModeRating(
                 mode=row.mode,
@@ -211,7 +184,7 @@ class Standings:
             )
             for row in ratings
         ]
-        recent = _read_matches(player, matches, seats, changes)
+        recent = _read_matches(player, rows)
         head_to_head = [
             HeadToHead(row.other_id, row.name, row.matches, row.wins, row.losses) for row in duels
         ]
@@ -223,11 +196,12 @@ class Standings:
         """A page of every opponent the player met, most often first (the profile shows the
         first HEAD_TO_HEAD), and how many there are; the same privacy as the profile's."""
         own = reader_id == player.id
-        page = _head_to_head(player, own).limit(limit).offset(offset)
-        counted = _head_to_head(player, own).limit(None).order_by(None).subquery()
-        async with self.engine.connect() as connection:
-            rows = list(await connection.execute(page))
-            total = await connection.scalar(select(func.count()).select_from(counted))
+        page = _head_to_head(own).limit(limit).offset(offset)
+        counted = _head_to_head(own).limit(None).order_by(None).subquery()
+        given = {"player": player.id}
+        async with reading(self.engine) as connection:
+            rows = list(await connection.execute(page, given))
+            total = await connection.scalar(select(func.count()).select_from(counted), given)
         entries = [
             HeadToHead(row.other_id, row.name, row.matches, row.wins, row.losses) for row in rows
         ]
@@ -283,15 +257,24 @@ async def _circle(
     return total, select(rated.c.player_id), (rated.c.display.desc(), rated.c.player_id.desc())
 
 
-async def _history(
-    connection: AsyncConnection, player: Player, modes: list[str], own: bool
-) -> dict[str, list[RatingPoint]]:
-    """Each mode's last points through the (player_id, mode, seq) index, all modes in one
-    statement; a private match's point shows no match to others."""
-    if not modes:
-        return {}
-    # The points alone, from the index; whether their matches were public is read after, by
-    # key, for the points' matches only (joined in, the planner could hash every match).
+@asynccontextmanager
+async def reading(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """A connection for reads, outside a transaction: at READ COMMITTED each statement sees
+    its own snapshot either way, and a transaction would only add a BEGIN and a ROLLBACK to
+    each read's round trips."""
+    async with engine.connect() as connection:
+        yield await connection.execution_options(isolation_level="AUTOCOMMIT")
+
+
+_RATINGS_OF = (
+    select(RATINGS).where(RATINGS.c.player_id == bindparam("player")).order_by(RATINGS.c.mode)
+)
+
+
+@cache
+def _history_points(modes: tuple[str, ...]) -> Select[Any]:
+    """Each of the modes' last points through the (player_id, mode, seq) index, in one
+    statement (built once per set of modes a player is rated in)."""
     per_mode = [
         select(
             RATING_EVENTS.c.mode,
@@ -300,22 +283,35 @@ async def _history(
             RATING_EVENTS.c.at,
             RATING_EVENTS.c.display_after,
         )
-        .where(RATING_EVENTS.c.player_id == player.id, RATING_EVENTS.c.mode == mode)
+        .where(RATING_EVENTS.c.player_id == bindparam("player"), RATING_EVENTS.c.mode == mode)
         .order_by(RATING_EVENTS.c.seq.desc())
         .limit(HISTORY_POINTS)
         .subquery()
         for mode in modes
     ]
     points = union_all(*(select(part) for part in per_mode)).subquery("points")
-    rows = list(await connection.execute(select(points).order_by(points.c.mode, points.c.seq)))
+    return select(points).order_by(points.c.mode, points.c.seq)
+
+
+# Whether matches were public, by key (a history's points' matches).
+_PUBLIC = select(MATCHES.c.id, MATCHES.c.public).where(
+    MATCHES.c.id.in_(bindparam("ids", expanding=True))
+)
+
+
+async def _history(
+    connection: AsyncConnection, player: Player, modes: list[str], own: bool
+) -> dict[str, list[RatingPoint]]:
+    """Each mode's last points; a private match's point shows no match to others."""
+    if not modes:
+        return {}
+    # The points alone, from the index; whether their matches were public is read after, by
+    # key, for the points' matches only (joined in, the planner could hash every match).
+    rows = list(await connection.execute(_history_points(tuple(modes)), {"player": player.id}))
     private: set[str] = set()
     if not own and rows:
         # Not "AND NOT public": SQLite would then walk its index of every private match.
-        shown = await connection.execute(
-            select(MATCHES.c.id, MATCHES.c.public).where(
-                MATCHES.c.id.in_({row.match_id for row in rows})
-            )
-        )
+        shown = await connection.execute(_PUBLIC, {"ids": sorted({row.match_id for row in rows})})
         private = {match.id for match in shown if not match.public}
     history: dict[str, list[RatingPoint]] = {}
     for row in rows:
@@ -329,21 +325,25 @@ async def _history(
     return history
 
 
-async def _newest_ids(connection: AsyncConnection, player: Player, own: bool) -> list[str]:
-    """The ids of the player's newest RECENT_MATCHES ended matches that the reader may see:
-    a person's from the index of seats by (player, end time), newest first; a bot's (its
-    seats name no player) from the index of its rating events by (player, order rated)."""
-    if player.kind == "bot":
+@cache
+def _recent(bot: bool, own: bool) -> Select[Any]:
+    """The seats, with their match and the player's rating change, of the player's newest
+    ended matches that the reader may see (twice RECENT_MATCHES of them at most: one person
+    may hold two seats of a match), newest first: a person's found in the index of seats by
+    (player, end time), a bot's (its seats name no player) in the index of its rating events
+    by (player, order rated)."""
+    player: BindParameter[str] = bindparam("player")
+    if bot:
         newest = (
             select(RATING_EVENTS.c.match_id.label("match_id"))
-            .where(RATING_EVENTS.c.player_id == player.id)
+            .where(RATING_EVENTS.c.player_id == player)
             .order_by(RATING_EVENTS.c.seq.desc())
         )
         visible_from = RATING_EVENTS.c.match_id
     else:
         newest = (
             select(SEATS.c.match_id.label("match_id"))
-            .where(SEATS.c.player_id == player.id, SEATS.c.ended_at.isnot(None))
+            .where(SEATS.c.player_id == player, SEATS.c.ended_at.isnot(None))
             .order_by(SEATS.c.ended_at.desc(), SEATS.c.match_id.desc())
         )
         visible_from = SEATS.c.match_id
@@ -351,12 +351,37 @@ async def _newest_ids(connection: AsyncConnection, player: Player, own: bool) ->
         newest = newest.join(MATCHES, MATCHES.c.id == visible_from).where(
             MATCHES.c.public.is_(True)
         )
-    # Twice as many seats as matches shown: one person may hold two seats of a match.
-    found = await connection.scalars(newest.limit(2 * RECENT_MATCHES))
-    return list(dict.fromkeys(found))[:RECENT_MATCHES]
+    ids = newest.limit(2 * RECENT_MATCHES).subquery("newest")
+    event = RATING_EVENTS.alias("event")
+    return (
+        select(
+            MATCHES.c.id,
+            MATCHES.c.game,
+            MATCHES.c.players,
+            MATCHES.c.status,
+            MATCHES.c.finished_at,
+            MATCHES.c.result,
+            SEATS.c.seat,
+            SEATS.c.name,
+            SEATS.c.player_id,
+            SEATS.c.kind,
+            SEATS.c.level,
+            SEATS.c.place,
+            event.c.display_before,
+            event.c.display_after,
+        )
+        .select_from(
+            MATCHES.join(SEATS, SEATS.c.match_id == MATCHES.c.id).outerjoin(
+                event, and_(event.c.match_id == MATCHES.c.id, event.c.player_id == player)
+            )
+        )
+        .where(MATCHES.c.id.in_(select(ids.c.match_id)))
+        .order_by(MATCHES.c.finished_at.desc(), MATCHES.c.id.desc(), SEATS.c.seat)
+    )
 
 
-def _head_to_head(player: Player, own: bool) -> Select[Any]:
+@cache
+def _head_to_head(own: bool) -> Select[Any]:
     """The opponents (who still exist) the player met most often, with the player's wins and
     losses against each: the pairs' counts over every match for the player themself, over
     public rooms' matches for anyone else."""
@@ -374,7 +399,7 @@ def _head_to_head(player: Player, own: bool) -> Select[Any]:
             losses.label("losses"),
         )
         .join(PLAYERS, PLAYERS.c.id == pairs.c.other_id)
-        .where(pairs.c.player_id == player.id, duels > 0)
+        .where(pairs.c.player_id == bindparam("player"), duels > 0)
         .order_by(duels.desc(), pairs.c.other_id.desc())
         .limit(HEAD_TO_HEAD)
     )
@@ -387,27 +412,26 @@ def _partners(result: dict[str, Any] | None, seat: int) -> set[int]:
     return {seat}
 
 
-def _read_matches(
-    player: Player,
-    matches: list[Any],
-    seats: dict[str, list[Any]],
-    changes: dict[str, tuple[int, int]],
-) -> list[RecentMatch]:
+def _read_matches(player: Player, rows: list[Any]) -> list[RecentMatch]:
+    """The newest RECENT_MATCHES matches from their seats' rows (newest first, by seat)."""
+    by_match: dict[str, list[Any]] = {}
+    for row in rows:
+        if row.id in by_match or len(by_match) < RECENT_MATCHES:
+            by_match.setdefault(row.id, []).append(row)
     recent: list[RecentMatch] = []
-    for match in matches:
-        rows = seats.get(match.id, [])
-        ids = [rated_id(match.game, SeatAtEnd(r.seat, r.player_id, r.kind, r.level)) for r in rows]
-        mine = [row for row, pid in zip(rows, ids, strict=True) if pid == player.id]
+    for seats in by_match.values():
+        match = seats[0]
+        ids = [rated_id(match.game, SeatAtEnd(r.seat, r.player_id, r.kind, r.level)) for r in seats]
+        mine = [row for row, pid in zip(seats, ids, strict=True) if pid == player.id]
         if not mine:
             continue
         me = mine[0]
         side = _partners(match.result, me.seat)
         opponents = [
             row
-            for row, pid in zip(rows, ids, strict=True)
+            for row, pid in zip(seats, ids, strict=True)
             if row.seat not in side and pid != player.id
         ]
-        before, after = changes.get(match.id, (None, None))
         recent.append(
             RecentMatch(
                 match_id=match.id,
@@ -417,8 +441,8 @@ def _read_matches(
                 finished_at=utc(match.finished_at) if match.finished_at else None,
                 seat=me.seat,
                 place=me.place,
-                rating_before=before,
-                rating_after=after,
+                rating_before=match.display_before,
+                rating_after=match.display_after,
                 opponents=[row.name for row in opponents],
             )
         )

@@ -257,15 +257,13 @@ async def link_device(
 async def profile(
     player_id: PlayerId,
     reader: OptionalPlayerDep,
-    identities: IdentitiesDep,
     standings: StandingsDep,
 ) -> ProfileOut:
     """Name, ratings per mode with their history, recent matches and head to head. Private
     rooms' matches count only when the reader is this player."""
-    player = await identities.get(player_id)
-    if player is None:
+    found = await standings.profile(player_id, reader_id=None if reader is None else reader.id)
+    if found is None:
         raise ApiError("player_not_found", f"no player with id {player_id!r}")
-    found = await standings.profile(player, reader_id=None if reader is None else reader.id)
     return profile_out(found)
 
 
