@@ -11,12 +11,13 @@ what each pair of players did together (app.storage.pair_counts, the query a mat
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Text, cast, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.players.rating_math import (
@@ -42,6 +43,9 @@ from app.storage.models import (
 from app.storage.pair_counts import COUNTS
 from app.storage.rating_writes import event_record, rating_record
 from app.storage.records import FINISHED
+
+# Rows of finished matches' seats fetched at a time.
+ROWS_PER_FETCH = 2000
 
 # Rating events held before they are loaded (each load is one COPY on PostgreSQL).
 EVENT_BATCH = 50_000
@@ -208,7 +212,8 @@ async def _finished_matches(connection: AsyncConnection) -> AsyncIterator[_Match
             MATCHES.c.id,
             MATCHES.c.game,
             MATCHES.c.players,
-            MATCHES.c.result,
+            # As its text, parsed once per match rather than once per seat's row.
+            cast(MATCHES.c.result, Text),
             MATCHES.c.rating_seq,
             MATCHES.c.public,
             MATCHES.c.rated,
@@ -229,23 +234,31 @@ async def _finished_matches(connection: AsyncConnection) -> AsyncIterator[_Match
         )
     )
     current: _Match | None = None
-    rows = await connection.stream(query.execution_options(yield_per=2000))
-    async for row in rows:
-        if current is None or current.id != row.id:
-            if current is not None:
-                yield current
-            current = _Match(
-                row.id,
-                row.game,
-                row.players,
-                row.result,
-                row.rating_seq,
-                bool(row.public),
-                bool(row.rated),
-                [],
-                {},
-            )
-        current.seats.append(SeatAtEnd(row.seat, row.player_id, row.kind, row.level))
-        current.places[row.seat] = row.place
+    rows = await connection.stream(query.execution_options(yield_per=ROWS_PER_FETCH))
+    # A partition at a time: each row taken alone from an async result is a greenlet switch.
+    async for partition in rows.partitions():
+        for (
+            match_id,
+            game,
+            players,
+            result,
+            seq,
+            public,
+            rated,
+            seat,
+            pid,
+            kind,
+            level,
+            place,
+        ) in partition:
+            if current is None or current.id != match_id:
+                if current is not None:
+                    yield current
+                document = None if result is None else json.loads(result)
+                current = _Match(
+                    match_id, game, players, document, seq, bool(public), bool(rated), [], {}
+                )
+            current.seats.append(SeatAtEnd(seat, pid, kind, level))
+            current.places[seat] = place
     if current is not None:
         yield current
