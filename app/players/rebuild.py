@@ -7,6 +7,8 @@ the live updates gave. It runs with the server stopped (the CLI holds the databa
 would) and in one transaction: an interrupted rebuild leaves the ratings as they were.
 The counts that come with the ratings are made again too: the players rated in each mode, and
 what each pair of players did together (app.storage.pair_counts, the query a match end runs).
+The tables are emptied and filled in bulk (app.storage.bulk_load: COPY on PostgreSQL, their
+indexes made again once they are full), still inside that one transaction.
 """
 
 from __future__ import annotations
