@@ -7,7 +7,8 @@ written from): building an index over millions of rows sorted once is far cheape
 each row into four btrees, and a foreign key added over a full table is checked by one join
 instead of two lookups per row. PostgreSQL's DDL is transactional, so a failure anywhere rolls
 the schema back with the rows. Elsewhere (SQLite) the rows go in by executemany, which SQLite
-runs fast in one transaction, and the schema is left alone.
+runs fast in one transaction, with the tables' secondary indexes dropped and made again the
+same way (its keys and foreign keys are part of a table's definition and stay).
 """
 
 from __future__ import annotations
@@ -67,23 +68,27 @@ async def load(connection: AsyncConnection, table: Table, records: Iterable[Sequ
 
 @asynccontextmanager
 async def unindexed(connection: AsyncConnection, *tables: Table) -> AsyncIterator[None]:
-    """The tables without their primary keys, indexes and foreign keys while the block fills
-    them (on PostgreSQL; elsewhere as they are), all made again after it in the same
-    transaction. The tables are expected empty: no other table may refer to their keys."""
-    if not is_postgres(connection):
-        yield
-        return
-    await connection.execute(text(f"SET LOCAL maintenance_work_mem = '{MAINTENANCE_WORK_MEM}'"))
+    """The tables without their indexes while the block fills them, all made again after it in
+    the same transaction. On PostgreSQL their primary keys and foreign keys go too; SQLite keeps
+    those in the table's own definition, so it drops only the other indexes. The tables are
+    expected empty: no other table may refer to their keys."""
+    postgres = is_postgres(connection)
+    if postgres:
+        await connection.execute(text(f"SET LOCAL maintenance_work_mem = '{MAINTENANCE_WORK_MEM}'"))
     for table in tables:
-        for foreign_key in table.foreign_key_constraints:
-            await connection.execute(DropConstraint(foreign_key))
+        if postgres:
+            for foreign_key in table.foreign_key_constraints:
+                await connection.execute(DropConstraint(foreign_key))
         for index in table.indexes:
             await connection.execute(DropIndex(index))
-        await connection.execute(DropConstraint(table.primary_key))
+        if postgres:
+            await connection.execute(DropConstraint(table.primary_key))
     yield
     for table in tables:
-        await connection.execute(AddConstraint(table.primary_key))
+        if postgres:
+            await connection.execute(AddConstraint(table.primary_key))
         for index in sorted(table.indexes, key=lambda index: str(index.name)):
             await connection.execute(CreateIndex(index))
-        for foreign_key in table.foreign_key_constraints:
-            await connection.execute(AddConstraint(foreign_key))
+        if postgres:
+            for foreign_key in table.foreign_key_constraints:
+                await connection.execute(AddConstraint(foreign_key))

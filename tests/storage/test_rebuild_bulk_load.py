@@ -1,6 +1,6 @@
-"""A rebuild loads its tables in bulk (COPY on PostgreSQL, with their keys, indexes and foreign
-keys dropped meanwhile): the schema comes back as the migrations made it, and a rebuild that
-fails leaves the ratings, their events and the pairs as they were."""
+"""A rebuild loads its tables in bulk with their indexes dropped meanwhile (on PostgreSQL by COPY,
+keys and foreign keys dropped too): the schema comes back as the migrations made it, and a
+rebuild that fails leaves the ratings, their events and the pairs as they were."""
 
 from __future__ import annotations
 
