@@ -7,16 +7,19 @@ the live updates gave. It runs with the server stopped (the CLI holds the databa
 would) and in one transaction: an interrupted rebuild leaves the ratings as they were.
 The counts that come with the ratings are made again too: the players rated in each mode, and
 what each pair of players did together (app.storage.pair_counts, the query a match end runs).
+The tables are emptied and filled in bulk (app.storage.bulk_load: COPY on PostgreSQL, their
+indexes made again once they are full), still inside that one transaction.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import Text, cast, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.players.rating_math import (
@@ -28,6 +31,7 @@ from app.players.rating_math import (
     rated_id,
     rated_sides,
 )
+from app.storage.bulk_load import empty, load, unindexed
 from app.storage.models import (
     MATCHES,
     PLAYER_PAIRS,
@@ -39,10 +43,14 @@ from app.storage.models import (
     SEATS,
 )
 from app.storage.pair_counts import COUNTS
-from app.storage.rating_writes import event_row, rating_row
+from app.storage.rating_writes import event_record, rating_record
 from app.storage.records import FINISHED
 
-EVENT_BATCH = 5000
+# Rows of finished matches' seats fetched at a time.
+ROWS_PER_FETCH = 2000
+
+# Rating events held before they are loaded (each load is one COPY on PostgreSQL).
+EVENT_BATCH = 50_000
 
 
 @dataclass(frozen=True)
@@ -67,46 +75,47 @@ class _Match:
 async def rebuild_ratings(engine: AsyncEngine) -> Rebuilt:
     async with engine.begin() as connection:
         known = {row.id for row in await connection.execute(select(PLAYERS.c.id))}
-        await connection.execute(delete(RATING_EVENTS))
-        await connection.execute(delete(RATINGS))
+        await empty(connection, RATING_EVENTS, RATINGS, RATING_TOTALS, PLAYER_PAIRS)
         last = (await connection.execute(select(func.max(MATCHES.c.rating_seq)))).scalar()
         next_seq = (last or 0) + 1
         ratings: dict[tuple[str, str], Rating] = {}
-        events: list[dict[str, Any]] = []
+        events: list[tuple[Any, ...]] = []
         renumbered: list[tuple[str, int]] = []
         counted = 0
         at = datetime.now(UTC)
         pairs = PairCounts(known)
-        async for match in _finished_matches(connection):
-            rated_now: set[str] = set()
-            sides = _present(rated_sides(match.game, match.result or {}, match.seats), known)
-            if match.rated and len(sides) >= 2:
-                seq = match.seq
-                if seq is None:
-                    seq, next_seq = next_seq, next_seq + 1
-                    renumbered.append((match.id, seq))
-                mode = mode_of(match.game, match.players)
-                current = {
-                    pid: ratings[(pid, mode)]
-                    for side in sides
-                    for pid in side.players
-                    if (pid, mode) in ratings
-                }
-                for pid, change in rate(sides, current).items():
-                    ratings[(pid, mode)] = change[1]
-                    events.append(event_row(match.id, pid, mode, seq, change, at))
-                    rated_now.add(pid)
-                counted += 1
-                if len(events) >= EVENT_BATCH:
-                    await connection.execute(insert(RATING_EVENTS), events)
-                    events = []
-            pairs.add(match, rated_now)
-        if events:
-            await connection.execute(insert(RATING_EVENTS), events)
-        rows = [rating_row(pid, mode, rating, at) for (pid, mode), rating in ratings.items()]
-        for start in range(0, len(rows), EVENT_BATCH):
-            await connection.execute(insert(RATINGS), rows[start : start + EVENT_BATCH])
-        await recount(connection, pairs)
+        async with unindexed(connection, RATING_EVENTS, RATINGS, PLAYER_PAIRS):
+            async for match in _finished_matches(connection):
+                rated_now: set[str] = set()
+                sides = _present(rated_sides(match.game, match.result or {}, match.seats), known)
+                if match.rated and len(sides) >= 2:
+                    seq = match.seq
+                    if seq is None:
+                        seq, next_seq = next_seq, next_seq + 1
+                        renumbered.append((match.id, seq))
+                    mode = mode_of(match.game, match.players)
+                    current = {
+                        pid: ratings[(pid, mode)]
+                        for side in sides
+                        for pid in side.players
+                        if (pid, mode) in ratings
+                    }
+                    for pid, change in rate(sides, current).items():
+                        ratings[(pid, mode)] = change[1]
+                        events.append(event_record(match.id, pid, mode, seq, change, at))
+                        rated_now.add(pid)
+                    counted += 1
+                    if len(events) >= EVENT_BATCH:
+                        await load(connection, RATING_EVENTS, events)
+                        events = []
+                pairs.add(match, rated_now)
+            await load(connection, RATING_EVENTS, events)
+            del events
+            records = (rating_record(pid, mode, r, at) for (pid, mode), r in ratings.items())
+            await load(connection, RATINGS, records)
+            await load(connection, PLAYER_PAIRS, pairs.records())
+        per_mode = select(RATINGS.c.mode, func.count()).group_by(RATINGS.c.mode)
+        await connection.execute(insert(RATING_TOTALS).from_select(["mode", "players"], per_mode))
         for match_id, seq in renumbered:
             await connection.execute(
                 update(MATCHES).where(MATCHES.c.id == match_id).values(rating_seq=seq)
@@ -120,18 +129,7 @@ async def rebuild_ratings(engine: AsyncEngine) -> Rebuilt:
             .where(RATING_CLOCK.c.id == 1)
             .values(seq=func.max(RATING_CLOCK.c.seq, next_seq - 1))
         )
-    return Rebuilt(matches=counted, ratings=len(rows))
-
-
-async def recount(connection: AsyncConnection, pairs: PairCounts) -> None:
-    """The players rated per mode, from the ratings, and the pairs' counts."""
-    await connection.execute(delete(RATING_TOTALS))
-    per_mode = select(RATINGS.c.mode, func.count()).group_by(RATINGS.c.mode)
-    await connection.execute(insert(RATING_TOTALS).from_select(["mode", "players"], per_mode))
-    await connection.execute(delete(PLAYER_PAIRS))
-    rows = pairs.rows()
-    for start in range(0, len(rows), EVENT_BATCH):
-        await connection.execute(insert(PLAYER_PAIRS), rows[start : start + EVENT_BATCH])
+    return Rebuilt(matches=counted, ratings=len(ratings))
 
 
 class PairCounts:
@@ -142,7 +140,9 @@ class PairCounts:
     def __init__(self, known: set[str]) -> None:
         # Each id once in memory, however many matches name it.
         self.known = {pid: pid for pid in known}
-        self.counts: dict[tuple[str, str], list[int]] = {}
+        # Per player, per other player: the counts in COUNTS' order. Nested rather than keyed
+        # by the pair, which would keep a tuple for each of millions of pairs.
+        self.counts: dict[str, dict[str, list[int]]] = {}
 
     def add(self, match: _Match, rated_now: set[str]) -> None:
         """A finished match's pairs; `rated_now`, the players it rated."""
@@ -154,32 +154,46 @@ class PairCounts:
         if len(firsts) < 2:
             return
         teams = match.game == "gin_rummy" and match.players == 4
-        public = 1 if match.public else 0
+        public = match.public
+        places = match.places
         for me, mine in firsts.items():
+            mine_place = places[mine]
+            counts = self.counts.get(me)
+            if counts is None:
+                counts = self.counts[me] = {}
             for other, theirs in firsts.items():
                 if other == me:
                     continue
-                mine_place, their_place = match.places[mine], match.places[theirs]
+                their_place = places[theirs]
                 partners = teams and mine % 2 == theirs % 2
                 duel = not partners and mine_place is not None and their_place is not None
                 shared = me in rated_now and other in rated_now
                 if not (duel or shared):
                     continue
-                won = duel and mine_place < their_place  # type: ignore[operator]
-                lost = duel and mine_place > their_place  # type: ignore[operator]
-                row = self.counts.get((me, other))
+                row = counts.get(other)
                 if row is None:
-                    row = self.counts[(me, other)] = [0] * len(COUNTS)
-                add = (shared, shared, duel, won, lost, duel, won, lost)
-                for index, value in enumerate(add):
-                    if value and (index in (0, 2, 3, 4) or public):
-                        row[index] += 1
+                    row = counts[other] = [0] * len(COUNTS)
+                # COUNTS: shared, shared_public, duels, wins, losses, and the three public.
+                if shared:
+                    row[0] += 1
+                    if public:
+                        row[1] += 1
+                if duel:
+                    won = mine_place < their_place  # type: ignore[operator]
+                    lost = mine_place > their_place  # type: ignore[operator]
+                    row[2] += 1
+                    row[3] += won
+                    row[4] += lost
+                    if public:
+                        row[5] += 1
+                        row[6] += won
+                        row[7] += lost
 
-    def rows(self) -> list[dict[str, Any]]:
-        return [
-            {"player_id": me, "other_id": other, **dict(zip(COUNTS, row, strict=True))}
-            for (me, other), row in self.counts.items()
-        ]
+    def records(self) -> Iterator[tuple[Any, ...]]:
+        """player_pairs rows as values, in the table's column order."""
+        for me, others in self.counts.items():
+            for other, row in others.items():
+                yield (me, other, *row)
 
 
 def _present(sides: list[RatedSide], known: set[str]) -> list[RatedSide]:
@@ -200,7 +214,8 @@ async def _finished_matches(connection: AsyncConnection) -> AsyncIterator[_Match
             MATCHES.c.id,
             MATCHES.c.game,
             MATCHES.c.players,
-            MATCHES.c.result,
+            # As its text, parsed once per match rather than once per seat's row.
+            cast(MATCHES.c.result, Text),
             MATCHES.c.rating_seq,
             MATCHES.c.public,
             MATCHES.c.rated,
@@ -221,23 +236,31 @@ async def _finished_matches(connection: AsyncConnection) -> AsyncIterator[_Match
         )
     )
     current: _Match | None = None
-    rows = await connection.stream(query.execution_options(yield_per=2000))
-    async for row in rows:
-        if current is None or current.id != row.id:
-            if current is not None:
-                yield current
-            current = _Match(
-                row.id,
-                row.game,
-                row.players,
-                row.result,
-                row.rating_seq,
-                bool(row.public),
-                bool(row.rated),
-                [],
-                {},
-            )
-        current.seats.append(SeatAtEnd(row.seat, row.player_id, row.kind, row.level))
-        current.places[row.seat] = row.place
+    rows = await connection.stream(query.execution_options(yield_per=ROWS_PER_FETCH))
+    # A partition at a time: each row taken alone from an async result is a greenlet switch.
+    async for partition in rows.partitions():
+        for (
+            match_id,
+            game,
+            players,
+            result,
+            seq,
+            public,
+            rated,
+            seat,
+            pid,
+            kind,
+            level,
+            place,
+        ) in partition:
+            if current is None or current.id != match_id:
+                if current is not None:
+                    yield current
+                document = None if result is None else json.loads(result)
+                current = _Match(
+                    match_id, game, players, document, seq, bool(public), bool(rated), [], {}
+                )
+            current.seats.append(SeatAtEnd(seat, pid, kind, level))
+            current.places[seat] = place
     if current is not None:
         yield current

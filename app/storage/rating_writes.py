@@ -25,6 +25,22 @@ from typing import Any
 from app.players.rating_math import RatedSide, Rating, rate
 from app.storage.prepared import Prepared, Statements
 
+# The columns of the ratings and rating_events tables, in their declared order.
+RATING_COLUMNS = ("player_id", "mode", "mu", "sigma", "display", "matches", "updated_at")
+EVENT_COLUMNS = (
+    "match_id",
+    "player_id",
+    "mode",
+    "seq",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+    "display_before",
+    "display_after",
+    "at",
+)
+
 # The most players a match rates (four seats); a lookup of their ratings is one statement.
 PLAYERS_PER_LOOKUP = 4
 
@@ -102,35 +118,40 @@ class RatingUpdate:
 
 def rating_row(player_id: str, mode: str, rating: Rating, at: datetime) -> dict[str, Any]:
     """A ratings row."""
-    return {
-        "player_id": player_id,
-        "mode": mode,
-        "mu": rating.mu,
-        "sigma": rating.sigma,
-        "display": rating.shown,
-        "matches": rating.matches,
-        "updated_at": at,
-    }
+    return dict(zip(RATING_COLUMNS, rating_record(player_id, mode, rating, at), strict=True))
+
+
+def rating_record(player_id: str, mode: str, rating: Rating, at: datetime) -> tuple[Any, ...]:
+    """A ratings row as its values, in RATING_COLUMNS' order (the table's), for a bulk load."""
+    return (player_id, mode, rating.mu, rating.sigma, rating.shown, rating.matches, at)
 
 
 def event_row(
     match_id: str, player_id: str, mode: str, seq: int, change: tuple[Rating, Rating], at: datetime
 ) -> dict[str, Any]:
     """A rating_events row: one player's rating before and after one match."""
+    values = event_record(match_id, player_id, mode, seq, change, at)
+    return dict(zip(EVENT_COLUMNS, values, strict=True))
+
+
+def event_record(
+    match_id: str, player_id: str, mode: str, seq: int, change: tuple[Rating, Rating], at: datetime
+) -> tuple[Any, ...]:
+    """A rating_events row as its values, in EVENT_COLUMNS' order (the table's)."""
     before, after = change
-    return {
-        "match_id": match_id,
-        "player_id": player_id,
-        "mode": mode,
-        "seq": seq,
-        "mu_before": before.mu,
-        "sigma_before": before.sigma,
-        "mu_after": after.mu,
-        "sigma_after": after.sigma,
-        "display_before": before.shown,
-        "display_after": after.shown,
-        "at": at,
-    }
+    return (
+        match_id,
+        player_id,
+        mode,
+        seq,
+        before.mu,
+        before.sigma,
+        after.mu,
+        after.sigma,
+        before.shown,
+        after.shown,
+        at,
+    )
 
 
 def _many(prepared: Prepared, rows: list[dict[str, Any]]) -> Query:
