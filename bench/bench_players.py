@@ -663,7 +663,8 @@ async def match_ends(url: str, generated: Generated, pairs: int, seed: int) -> d
                         room_meta={"public": True, "rated": rated},
                     )
                     sides = rated_sides(game, result, seats)
-                    update = RatingUpdate(match_id, mode_of(game, players), tuple(sides))
+                    mode = mode_of(game, players)
+                    update = RatingUpdate(match_id, mode, tuple(sides), public=True)
                     started = time.perf_counter()
                     await store.finish_match(
                         match_id=match_id,

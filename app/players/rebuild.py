@@ -102,7 +102,8 @@ async def rebuild_ratings(engine: AsyncEngine) -> Rebuilt:
                     }
                     for pid, change in rate(sides, current).items():
                         ratings[(pid, mode)] = change[1]
-                        events.append(event_record(match.id, pid, mode, seq, change, at))
+                        event = event_record(match.id, pid, mode, seq, change, at, match.public)
+                        events.append(event)
                         rated_now.add(pid)
                     counted += 1
                     if len(events) >= EVENT_BATCH:

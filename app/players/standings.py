@@ -274,7 +274,8 @@ _RATINGS_OF = (
 @cache
 def _history_points(modes: tuple[str, ...]) -> Select[Any]:
     """Each of the modes' last points through the (player_id, mode, seq) index, in one
-    statement (built once per set of modes a player is rated in)."""
+    statement (built once per set of modes a player is rated in); each point says whether its
+    match was a public room's."""
     per_mode = [
         select(
             RATING_EVENTS.c.mode,
@@ -282,6 +283,7 @@ def _history_points(modes: tuple[str, ...]) -> Select[Any]:
             RATING_EVENTS.c.match_id,
             RATING_EVENTS.c.at,
             RATING_EVENTS.c.display_after,
+            RATING_EVENTS.c.public,
         )
         .where(RATING_EVENTS.c.player_id == bindparam("player"), RATING_EVENTS.c.mode == mode)
         .order_by(RATING_EVENTS.c.seq.desc())
@@ -293,34 +295,18 @@ def _history_points(modes: tuple[str, ...]) -> Select[Any]:
     return select(points).order_by(points.c.mode, points.c.seq)
 
 
-# Whether matches were public, by key (a history's points' matches).
-_PUBLIC = select(MATCHES.c.id, MATCHES.c.public).where(
-    MATCHES.c.id.in_(bindparam("ids", expanding=True))
-)
-
-
 async def _history(
     connection: AsyncConnection, player: Player, modes: list[str], own: bool
 ) -> dict[str, list[RatingPoint]]:
     """Each mode's last points; a private match's point shows no match to others."""
     if not modes:
         return {}
-    # The points alone, from the index; whether their matches were public is read after, by
-    # key, for the points' matches only (joined in, the planner could hash every match).
-    rows = list(await connection.execute(_history_points(tuple(modes)), {"player": player.id}))
-    private: set[str] = set()
-    if not own and rows:
-        # Not "AND NOT public": SQLite would then walk its index of every private match.
-        shown = await connection.execute(_PUBLIC, {"ids": sorted({row.match_id for row in rows})})
-        private = {match.id for match in shown if not match.public}
+    rows = await connection.execute(_history_points(tuple(modes)), {"player": player.id})
     history: dict[str, list[RatingPoint]] = {}
     for row in rows:
+        shown = own or row.public
         history.setdefault(row.mode, []).append(
-            RatingPoint(
-                None if row.match_id in private else row.match_id,
-                utc(row.at),
-                row.display_after,
-            )
+            RatingPoint(row.match_id if shown else None, utc(row.at), row.display_after)
         )
     return history
 
@@ -339,18 +325,18 @@ def _recent(bot: bool, own: bool) -> Select[Any]:
             .where(RATING_EVENTS.c.player_id == player)
             .order_by(RATING_EVENTS.c.seq.desc())
         )
-        visible_from = RATING_EVENTS.c.match_id
+        if not own:
+            newest = newest.where(RATING_EVENTS.c.public.is_(True))
     else:
         newest = (
             select(SEATS.c.match_id.label("match_id"))
             .where(SEATS.c.player_id == player, SEATS.c.ended_at.isnot(None))
             .order_by(SEATS.c.ended_at.desc(), SEATS.c.match_id.desc())
         )
-        visible_from = SEATS.c.match_id
-    if not own:
-        newest = newest.join(MATCHES, MATCHES.c.id == visible_from).where(
-            MATCHES.c.public.is_(True)
-        )
+        if not own:
+            newest = newest.join(MATCHES, MATCHES.c.id == SEATS.c.match_id).where(
+                MATCHES.c.public.is_(True)
+            )
     ids = newest.limit(2 * RECENT_MATCHES).subquery("newest")
     event = RATING_EVENTS.alias("event")
     return (

@@ -52,6 +52,7 @@ class MatchEnding:
 
     game: str
     rated: bool
+    public: bool
     seats: tuple[SeatAtEnd, ...]
 
     def places_and_rating(
@@ -64,7 +65,7 @@ class MatchEnding:
         if not sides:
             return seat_places, None
         mode = mode_of(self.game, len(self.seats))
-        return seat_places, RatingUpdate(match_id, mode, tuple(sides))
+        return seat_places, RatingUpdate(match_id, mode, tuple(sides), self.public)
 
 
 class SavedAfterAll(Exception):

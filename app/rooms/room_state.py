@@ -335,6 +335,7 @@ class RoomState:
         return MatchEnding(
             game=self.spec.game,
             rated=self.spec.rated,
+            public=self.spec.public,
             seats=tuple(
                 SeatAtEnd(seat.index, seat.player_id, seat.kind.value, seat.level)
                 for seat in self.seats

@@ -258,6 +258,8 @@ class RatingEventRow(Base):
     display_before: Mapped[int] = mapped_column(Integer)
     display_after: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The match's room was public (fixed with the match): whether others see its point's match.
+    public: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
     __table_args__ = (
         Index("ix_rating_events_player_id_mode_seq", "player_id", "mode", "seq"),

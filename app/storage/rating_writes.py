@@ -39,6 +39,7 @@ EVENT_COLUMNS = (
     "display_before",
     "display_after",
     "at",
+    "public",
 )
 
 # The most players a match rates (four seats); a lookup of their ratings is one statement.
@@ -68,6 +69,8 @@ class RatingUpdate:
     match_id: str
     mode: str
     sides: tuple[RatedSide, ...]
+    # The match's room is public: its events show their match to anyone.
+    public: bool
 
     def plan(self, statements: Statements, at: datetime) -> Plan:
         clock = statements.tick_rating_clock
@@ -104,7 +107,7 @@ class RatingUpdate:
         changes = rate(present, current)
         ratings = [rating_row(pid, self.mode, after, at) for pid, (_, after) in changes.items()]
         events = [
-            event_row(self.match_id, pid, self.mode, seq, change, at)
+            event_row(self.match_id, pid, self.mode, seq, change, at, self.public)
             for pid, change in changes.items()
         ]
         yield _many(statements.upsert_rating, ratings)
@@ -127,15 +130,27 @@ def rating_record(player_id: str, mode: str, rating: Rating, at: datetime) -> tu
 
 
 def event_row(
-    match_id: str, player_id: str, mode: str, seq: int, change: tuple[Rating, Rating], at: datetime
+    match_id: str,
+    player_id: str,
+    mode: str,
+    seq: int,
+    change: tuple[Rating, Rating],
+    at: datetime,
+    public: bool,
 ) -> dict[str, Any]:
     """A rating_events row: one player's rating before and after one match."""
-    values = event_record(match_id, player_id, mode, seq, change, at)
+    values = event_record(match_id, player_id, mode, seq, change, at, public)
     return dict(zip(EVENT_COLUMNS, values, strict=True))
 
 
 def event_record(
-    match_id: str, player_id: str, mode: str, seq: int, change: tuple[Rating, Rating], at: datetime
+    match_id: str,
+    player_id: str,
+    mode: str,
+    seq: int,
+    change: tuple[Rating, Rating],
+    at: datetime,
+    public: bool,
 ) -> tuple[Any, ...]:
     """A rating_events row as its values, in EVENT_COLUMNS' order (the table's)."""
     before, after = change
@@ -151,6 +166,7 @@ def event_record(
         before.shown,
         after.shown,
         at,
+        public,
     )
 
 

@@ -84,7 +84,7 @@ async def play_and_end(
         room_meta={"public": public, "rated": rated},
     )
     sides = rated_sides("rummikub", result, seats)
-    update = RatingUpdate(match_id, mode_of("rummikub", len(seats)), tuple(sides))
+    update = RatingUpdate(match_id, mode_of("rummikub", len(seats)), tuple(sides), public)
     await store.finish_match(
         match_id=match_id,
         status=FINISHED,
@@ -210,7 +210,7 @@ async def test_a_player_forgotten_while_seated_stays_forgotten_when_the_room_sav
         result=result,
         final_scores=result["scores"],
         places=places(result, seats),
-        rating=RatingUpdate("m1", "rummikub:2", tuple(sides)),
+        rating=RatingUpdate("m1", "rummikub:2", tuple(sides), public=True),
     )
     assert await ratings_of(sql_store) == {}
     assert await pairs_of(sql_store) == {}
@@ -257,7 +257,7 @@ async def test_a_failed_match_end_rates_nothing(sql_store: SqlMatchStore) -> Non
             status=FINISHED,
             result=rummikub_result([5, -5]),
             final_scores=[5, -5],
-            rating=RatingUpdate("no-such-match", "rummikub:2", tuple(sides)),
+            rating=RatingUpdate("no-such-match", "rummikub:2", tuple(sides), public=True),
         )
     assert refused.value.code == "unknown_match"
     assert await ratings_of(sql_store) == {}
@@ -428,7 +428,7 @@ async def test_partners_share_a_match_but_are_not_each_others_opponents(
         result=result,
         final_scores=result["scores"],  # type: ignore[arg-type]
         places=places(result, seats),
-        rating=RatingUpdate("g4", "gin_rummy:4", tuple(sides)),
+        rating=RatingUpdate("g4", "gin_rummy:4", tuple(sides), public=True),
     )
     live = await pairs_of(sql_store)
     # shared, shared_public, duels, wins, losses, duels_public, wins_public, losses_public

@@ -11,6 +11,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
@@ -35,6 +36,10 @@ TABLES = {
     "rating_totals",
     "alembic_version",
 }
+
+
+# The newest revision in migrations/.
+HEAD = ScriptDirectory.from_config(alembic_config("sqlite+aiosqlite://")).get_current_head()
 
 
 def differences(connection: Connection) -> list[Any]:
@@ -103,7 +108,7 @@ async def test_migrating_again_is_harmless_and_keeps_the_data(sqlite_url: str) -
             count = await connection.execute(text("SELECT count(*) FROM matches"))
             version = await connection.execute(text("SELECT version_num FROM alembic_version"))
             assert count.scalar_one() == 1
-            assert version.scalar_one() == "0008"
+            assert version.scalar_one() == HEAD
     finally:
         await engine.dispose()
 
@@ -141,7 +146,7 @@ async def test_nodes_migrating_one_database_at_once_all_succeed(postgres_url: st
     try:
         async with engine.connect() as connection:
             version = await connection.execute(text("SELECT version_num FROM alembic_version"))
-            assert version.scalar_one() == "0008"
+            assert version.scalar_one() == HEAD
     finally:
         await engine.dispose()
 
@@ -235,3 +240,58 @@ async def test_gin_matches_stored_before_keep_automatic_lay_offs_on_postgres(
     postgres_url: str,
 ) -> None:
     await gin_rules_kept_by_the_upgrade(postgres_url)
+
+
+async def rating_events_learn_their_rooms_publicity(url: str) -> None:
+    """0009 marks each stored rating event with its match's room's publicity (public rooms'
+    true, private rooms' false), so that profiles keep hiding private matches from others."""
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_upgrade_to, url, "0008")
+            await connection.execute(
+                text(
+                    "INSERT INTO players (id, name, name_key, kind, created_at)"
+                    " VALUES ('ann', 'Ann', 'ann', 'person', '2026-01-01 00:00:00+00')"
+                )
+            )
+            for match_id, public in (("open", True), ("closed", False)):
+                await connection.execute(
+                    text(
+                        "INSERT INTO matches (id, room_id, game, config, seed, players, status,"
+                        " created_at, room_meta, public) VALUES (:id, 'r', 'gin_rummy', '{}', 1,"
+                        " 2, 'finished', '2026-01-01 00:00:00+00', '{}', :public)"
+                    ),
+                    {"id": match_id, "public": public},
+                )
+                await connection.execute(
+                    text(
+                        "INSERT INTO rating_events (match_id, player_id, mode, seq, mu_before,"
+                        " sigma_before, mu_after, sigma_after, display_before, display_after, at)"
+                        " VALUES (:id, 'ann', 'gin_rummy:2', 1, 25, 8.3, 26, 8, 1500, 1510,"
+                        " '2026-01-01 00:00:00+00')"
+                    ),
+                    {"id": match_id},
+                )
+    finally:
+        await engine.dispose()
+    await upgrade_to_head(url)
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            rows = await connection.execute(text("SELECT match_id, public FROM rating_events"))
+            assert {match_id: bool(public) for match_id, public in rows} == {
+                "open": True,
+                "closed": False,
+            }
+    finally:
+        await engine.dispose()
+
+
+async def test_rating_events_learn_their_rooms_publicity_on_sqlite(sqlite_url: str) -> None:
+    await rating_events_learn_their_rooms_publicity(sqlite_url)
+
+
+@pytest.mark.postgres
+async def test_rating_events_learn_their_rooms_publicity_on_postgres(postgres_url: str) -> None:
+    await rating_events_learn_their_rooms_publicity(postgres_url)
