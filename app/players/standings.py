@@ -273,7 +273,7 @@ _RATINGS_OF = (
 
 @cache
 def _history_points(modes: tuple[str, ...]) -> Select[Any]:
-    """Each of the modes' last points through the (player_id, mode, seq) index, in one
+    """Each of the modes' last points through the ix_rating_events_chart index, in one
     statement (built once per set of modes a player is rated in); each point says whether its
     match was a public room's."""
     per_mode = [

@@ -1,10 +1,14 @@
-"""rating_events.public: whether the rated match was a public room's, beside each point.
+"""rating_events.public, and a profile's chart read from one index.
 
 A profile's rating chart shows a private match's point to others without its match; with the
-flag on the event, the chart's points are read from their index alone, instead of looking up
-each point's match (up to 1,200 of them for a player rated in every mode). A match's room never
-changes from private to public, so the flag is fixed when the event is written. Its default is
-false: an event written without it would hide its match rather than show a private one.
+flag on the event, the chart's points need no lookup of each point's match (up to 1,200 of them
+for a player rated in every mode). A match's room never changes from private to public, so the
+flag is fixed when the event is written. Its default is false: an event written without it
+would hide its match rather than show a private one.
+
+The index of events by (player_id, mode, seq) becomes ix_rating_events_chart, which holds every
+column a chart shows: a player's events lie scattered over the table, and a busy player's chart
+visited a table page for each point.
 
 Revision ID: 0009
 Revises: 0008
@@ -23,6 +27,8 @@ down_revision: str | Sequence[str] | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
+_CHART = ("player_id", "mode", "seq", "match_id", "at", "display_after", "public")
+
 
 def upgrade() -> None:
     op.add_column(
@@ -37,8 +43,14 @@ def upgrade() -> None:
     op.get_bind().execute(
         sa.update(events).where(events.c.match_id.in_(shown)).values(public=sa.true())
     )
+    op.drop_index("ix_rating_events_player_id_mode_seq", table_name="rating_events")
+    op.create_index("ix_rating_events_chart", "rating_events", list(_CHART))
 
 
 def downgrade() -> None:
+    op.drop_index("ix_rating_events_chart", table_name="rating_events")
+    op.create_index(
+        "ix_rating_events_player_id_mode_seq", "rating_events", ["player_id", "mode", "seq"]
+    )
     with op.batch_alter_table("rating_events") as batch:
         batch.drop_column("public")
