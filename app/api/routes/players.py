@@ -303,8 +303,10 @@ def profile_out(found: Profile) -> ProfileOut:
                 sigma=r.sigma,
                 matches=r.matches,
                 provisional=r.provisional,
+                # Up to 200 points a mode, typed as stored: built without validating each.
                 history=[
-                    RatingPointOut(match_id=p.match_id, at=p.at, rating=p.rating) for p in r.history
+                    RatingPointOut.model_construct(match_id=p.match_id, at=p.at, rating=p.rating)
+                    for p in r.history
                 ],
             )
             for r in found.ratings
