@@ -74,6 +74,7 @@ export const api = {
   linkDevice: (code) => request("POST", "/api/players/link", { body: { code } }),
   signOutOthers: (key) => request("POST", "/api/players/me/sign-out-others", { key }),
   profile: (id, key) => request("GET", player(id), { key }),
+  headToHead: (id, { offset, limit = 50, key }) => request("GET", `${player(id)}/head-to-head?limit=${limit}&offset=${offset}`, { key }),
   leaderboard: (game, query, key) =>
     request("GET", `/api/leaderboards/${encodeURIComponent(game)}?${new URLSearchParams(query)}`, { key }),
 };

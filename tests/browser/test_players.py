@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import meldhall_server, screenshot
 from tests.browser.flows import unique_name
 from tests.browser.phone import PHONE, assert_no_sideways_scroll
 from tests.browser.rated_matches import new_player, play_gin_against_a_bot
@@ -369,3 +370,39 @@ def test_the_leaderboard_pages_through_more_than_twenty_players(new_page, server
     page.wait_for_function(
         "document.querySelector('#board-page')?.textContent.startsWith('Page 1')"
     )
+
+
+def test_the_profile_lists_more_opponents_a_page_at_a_time(new_page, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A player who met more opponents than the profile holds (50) gets the rest from the paged
+    head to head, most often met first, and the button goes once every opponent is shown."""
+    with meldhall_server(tmp_path, "app.main:create_app") as base:
+        ann = new_player(base, "Ann")
+        # Sixty opponents met in public rooms, the i-th 70 - i times: more than a real match
+        # could make in a test's time, written as the match ends would have left them.
+        with sqlite3.connect(tmp_path / "meldhall.db", timeout=10) as db:
+            for index in range(60):
+                other, met = f"opponent{index:02d}", 70 - index
+                db.execute(
+                    "INSERT INTO players (id, name, name_key, kind, created_at)"
+                    " VALUES (?, ?, ?, 'person', '2026-01-01 00:00:00')",
+                    (other, f"Opponent {index:02d}", f"opponent {index:02d}"),
+                )
+                db.execute(
+                    "INSERT INTO player_pairs (player_id, other_id, shared, shared_public, duels,"
+                    " wins, losses, duels_public, wins_public, losses_public)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, 0)",
+                    (ann["id"], other, met, met, met, met, met, met),
+                )
+        page = new_page("en-US")
+        page.goto(f"{base}/p/{ann['id']}")
+        rows = page.locator("#head-to-head tbody tr")
+        rows.first.wait_for()
+        assert rows.count() == 50
+        page.locator("#more-opponents").scroll_into_view_if_needed()
+        screenshot(page, "profile-more-opponents-en", full_page=False)
+        page.click("#more-opponents")
+        page.wait_for_function("document.querySelectorAll('#head-to-head tbody tr').length === 60")
+        assert page.locator("#more-opponents").count() == 0
+        names = [cell.inner_text() for cell in page.locator("#head-to-head td.names").all()]
+        assert names == [f"Opponent {index:02d}" for index in range(60)]
+        assert rows.nth(50).locator("td").nth(1).inner_text() == "20"

@@ -559,6 +559,7 @@ export default {
   "profile.head_to_head": "Head to head",
   "profile.no_opponents": "No rated opponent yet.",
   "profile.opponent": "Opponent",
+  "profile.more_opponents": "More opponents",
   "profile.matches": "Matches",
   "profile.wins": "Won",
   "profile.losses": "Lost",

@@ -558,6 +558,7 @@ export default {
   "profile.head_to_head": "对战记录",
   "profile.no_opponents": "还没有计分的对手。",
   "profile.opponent": "对手",
+  "profile.more_opponents": "更多对手",
   "profile.matches": "局数",
   "profile.wins": "胜",
   "profile.losses": "负",

@@ -16,6 +16,8 @@ import { ratingChartElement } from "./rating_chart.js";
 import { showError } from "./toasts.js";
 
 const NOT_FOUND = new Set(["player_not_found", "http_404", "http_422"]);
+// The profile holds the opponents met most often, this many; the rest come a page at a time.
+const OPPONENTS_PAGE = 50;
 
 function when(iso) {
   if (!iso) return "";
@@ -41,6 +43,9 @@ export function myProfilePage(main, _params, { navigate }) {
 
 export function profilePage(main, [playerId], { navigate }) {
   let profile = null;
+  // How many opponents there are, once a further page has said; null before.
+  let opponents = null;
+  let fetching = false;
   let missing = false;
   let disposed = false;
   const own = () => me()?.id === playerId;
@@ -50,6 +55,7 @@ export function profilePage(main, [playerId], { navigate }) {
   async function load() {
     try {
       profile = await withKey((key) => api.profile(playerId, own() ? key : null));
+      opponents = null;
     } catch (error) {
       // The key was refused and forgotten: the change of identity reads the profile again.
       if (error?.code === "bad_player_key") return;
@@ -148,9 +154,31 @@ export function profilePage(main, [playerId], { navigate }) {
     );
   }
 
+  async function moreOpponents() {
+    if (fetching) return;
+    fetching = true;
+    const rows = profile.head_to_head;
+    try {
+      const page = await withKey((key) => api.headToHead(playerId, { offset: rows.length, limit: OPPONENTS_PAGE, key: own() ? key : null }));
+      const known = new Set(rows.map((row) => row.player_id));
+      rows.push(...page.items.filter((row) => !known.has(row.player_id)));
+      opponents = page.total;
+    } catch (error) {
+      if (error?.code !== "bad_player_key") showError(error);
+    } finally {
+      fetching = false;
+    }
+    if (!disposed) draw();
+  }
+
   function headToHead() {
     const rows = profile.head_to_head;
     if (!rows.length) return h("p.muted", {}, t("profile.no_opponents"));
+    const more = rows.length >= OPPONENTS_PAGE && (opponents === null || rows.length < opponents);
+    return [headToHeadTable(rows), more ? h("button", { type: "button", id: "more-opponents", onclick: moreOpponents }, t("profile.more_opponents")) : null];
+  }
+
+  function headToHeadTable(rows) {
     return h(
       "table.head-to-head",
       { id: "head-to-head" },
