@@ -10,7 +10,7 @@ import hmac
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -23,6 +23,7 @@ from app.players.keys import (
     split_code,
 )
 from app.players.names import FORGOTTEN_NAME, clean_name, name_key
+from app.storage import circle_sizes
 from app.storage.models import (
     LINK_CODES,
     PLAYER_KEYS,
@@ -133,9 +134,10 @@ class Identities:
         return key
 
     async def forget(self, player: Player) -> None:
-        """Delete the player, keys, codes, ratings and pairs' counts; past seats keep a neutral
-        name. A room may still seat the player: its later seat writes come out anonymous
-        (app.storage.prepared's seat statements), and a match it ends rates them no more."""
+        """Delete the player, keys, codes, ratings and pairs' counts, and take them out of
+        others' circles; past seats keep a neutral name. A room may still seat the player: its
+        later seat writes come out anonymous (app.storage.prepared's seat statements), and a
+        match it ends rates them no more."""
         neutral = (
             update(SEATS)
             .where(SEATS.c.player_id == player.id)
@@ -156,6 +158,11 @@ class Identities:
                     select(RATINGS.c.mode).where(RATINGS.c.player_id == player.id)
                 )
             )
+            if modes:
+                # Out of the circles that hold them, while their pairs still say whose.
+                gone = literal(player.id, PLAYERS.c.id.type)
+                await connection.execute(circle_sizes.forget_member(gone, modes))
+                await connection.execute(circle_sizes.drop_empty(gone, modes))
             await connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player.id))
             if modes:
                 await connection.execute(

@@ -6,7 +6,9 @@ functions as a live match end (app.players.rating_math), so a rebuild gives exac
 the live updates gave. It runs with the server stopped (the CLI holds the database as a server
 would) and in one transaction: an interrupted rebuild leaves the ratings as they were.
 The counts that come with the ratings are made again too: the players rated in each mode, and
-what each pair of players did together (app.storage.pair_counts, the query a match end runs).
+what each pair of players did together (app.storage.pair_counts, the query a match end runs)
+and how many rated players each player's circle holds per mode (app.storage.circle_sizes,
+counted from those pairs and ratings once they are loaded).
 The tables are emptied and filled in bulk (app.storage.bulk_load: COPY on PostgreSQL, their
 indexes made again once they are full), still inside that one transaction.
 """
@@ -32,7 +34,9 @@ from app.players.rating_math import (
     rated_sides,
 )
 from app.storage.bulk_load import empty, load, unindexed
+from app.storage.circle_sizes import COLUMNS, all_circles
 from app.storage.models import (
+    CIRCLE_SIZES,
     MATCHES,
     PLAYER_PAIRS,
     PLAYERS,
@@ -75,7 +79,7 @@ class _Match:
 async def rebuild_ratings(engine: AsyncEngine) -> Rebuilt:
     async with engine.begin() as connection:
         known = {row.id for row in await connection.execute(select(PLAYERS.c.id))}
-        await empty(connection, RATING_EVENTS, RATINGS, RATING_TOTALS, PLAYER_PAIRS)
+        await empty(connection, RATING_EVENTS, RATINGS, RATING_TOTALS, PLAYER_PAIRS, CIRCLE_SIZES)
         last = (await connection.execute(select(func.max(MATCHES.c.rating_seq)))).scalar()
         next_seq = (last or 0) + 1
         ratings: dict[tuple[str, str], Rating] = {}
@@ -117,6 +121,8 @@ async def rebuild_ratings(engine: AsyncEngine) -> Rebuilt:
             await load(connection, PLAYER_PAIRS, pairs.records())
         per_mode = select(RATINGS.c.mode, func.count()).group_by(RATINGS.c.mode)
         await connection.execute(insert(RATING_TOTALS).from_select(["mode", "players"], per_mode))
+        # From the pairs and ratings just loaded, by the query the migration filled them with.
+        await connection.execute(insert(CIRCLE_SIZES).from_select(COLUMNS, all_circles()))
         for match_id, seq in renumbered:
             await connection.execute(
                 update(MATCHES).where(MATCHES.c.id == match_id).values(rating_seq=seq)

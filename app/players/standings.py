@@ -5,8 +5,9 @@ circle of friends only to the player themself. Ratings themselves count every ra
 private ones too, as the numbers tell nothing of who played whom.
 
 Every read is bounded by what it shows, not by how much a player has played: a board's page
-and total come from the ratings' index and the players counted per mode; a circle from the
-player's pairs (app.storage.pair_counts), one row per player met; a profile's recent matches
+and total come from the ratings' index and the players counted per mode; a circle's total
+from its size kept per player and mode (app.storage.circle_sizes), its page from the player's
+pairs (app.storage.pair_counts), one row per player met; a profile's recent matches
 from the first entries of the index of the player's seats by end time (a bot's: of its rating
 events), its head to head from the pairs' index by matches played.
 """
@@ -25,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.players.identity import PLAYER_BY_ID, Player, player_from_row
 from app.players.rating_math import PROVISIONAL_MATCHES, SeatAtEnd, rated_id
+from app.storage.circle_sizes import circle_total
 from app.storage.models import (
     MATCHES,
     PLAYER_PAIRS,
@@ -224,7 +226,8 @@ async def _circle(
     connection: AsyncConnection, mode: str, circle_of: str, reader_id: str | None, depth: int
 ) -> tuple[int, Select[Any], tuple[Any, ...]]:
     """A circle's total, and the query and order its page is cut from. The members are the
-    player's pairs (their key) and the player; counting them joins each to its rating. A
+    player's pairs (their key) and the player; their total is kept per player and mode
+    (app.storage.circle_sizes), read by key rather than joining each member to its rating. A
     large circle's page is then found walking the board in its index, each entry's pair
     looked up by key (a few entries per member shown); a small one's, by sorting its members'
     ratings (walking the board would visit most of it)."""
@@ -243,7 +246,8 @@ async def _circle(
         .offset(0)
         .subquery("rated")
     )
-    total = (await connection.execute(select(func.count()).select_from(rated))).scalar() or 0
+    counted = circle_total(circle_of, mode, public=reader_id != circle_of)
+    total = (await connection.execute(counted)).scalar() or 0
     if total >= LARGE_CIRCLE and depth <= total // 2:
         met = (
             select(pairs.player_id)

@@ -332,6 +332,21 @@ class PlayerPairRow(Base):
     )
 
 
+class CircleSizeRow(Base):
+    """How many other players rated in a mode a player shared a rated match with (their
+    circle, without them), over every match and over public rooms' matches: a circle's total,
+    kept by rated match ends and by forgetting a player (app.storage.circle_sizes)."""
+
+    __tablename__ = "circle_sizes"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    mode: Mapped[str] = mapped_column(String(24), primary_key=True)
+    members: Mapped[int] = mapped_column(Integer)
+    members_public: Mapped[int] = mapped_column(Integer)
+
+
 MATCHES = cast(Table, MatchRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 ACTIONS = cast(Table, ActionRow.__table__)
@@ -346,3 +361,4 @@ RATING_CLOCK = cast(Table, RatingClockRow.__table__)
 CHAT_MESSAGES = cast(Table, ChatMessageRow.__table__)
 RATING_TOTALS = cast(Table, RatingTotalRow.__table__)
 PLAYER_PAIRS = cast(Table, PlayerPairRow.__table__)
+CIRCLE_SIZES = cast(Table, CircleSizeRow.__table__)

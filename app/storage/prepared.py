@@ -50,7 +50,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement, ColumnElement
 
 from app.players.names import FORGOTTEN_NAME
-from app.storage import pair_counts
+from app.storage import circle_sizes, pair_counts
 from app.storage.models import (
     ACTIONS,
     CHAT_MESSAGES,
@@ -273,6 +273,11 @@ class Statements:
         self.hold_players = Prepared(pair_counts.hold_players(match_id), dialect)
         dialect_insert = postgresql.insert if dialect.name == "postgresql" else sqlite.insert
         self.count_pairs = Prepared(pair_counts.count_pairs(dialect_insert, match_id), dialect)
+        # The circles' sizes a rated end changes (app.storage.circle_sizes).
+        self.count_new_pairs = Prepared(
+            circle_sizes.count_new_pairs(dialect_insert, match_id), dialect
+        )
+        self.count_newcomers = Prepared(circle_sizes.count_newcomers(dialect_insert), dialect)
         # A rated match end (app.storage.rating_writes).
         self.tick_rating_clock = Prepared(
             update(RATING_CLOCK)

@@ -8,7 +8,9 @@ rating_seq) is the order in which `meldhall ratings rebuild` folds the matches i
 Forgetting a player takes the same lock first (app.players.identity), so the two never wait
 for each other in opposite orders. Then it reads the rated players' ratings (one query), rates
 the match with app.players.rating_math, and writes the ratings, one event per rated player,
-the match's rating_seq and the count of players rated in the mode (a leaderboard's total).
+the match's rating_seq, the count of players rated in the mode (a leaderboard's total) and,
+for players rated in the mode for the first time, the circles that now hold them
+(app.storage.circle_sizes).
 
 The work is written once as a generator of queries, which each log writer runs on its own
 driver (sqlite3 in the commit thread, asyncpg on the event loop): it sends back the row each
@@ -23,6 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from app.players.rating_math import RatedSide, Rating, rate
+from app.storage.circle_sizes import NEWCOMERS
 from app.storage.prepared import Prepared, Statements
 
 # The columns of the ratings and rating_events tables, in their declared order.
@@ -90,7 +93,7 @@ class RatingUpdate:
             found.update((r[0], r) for r in rows or ())
         current: dict[str, Rating] = {}
         present: list[RatedSide] = []
-        newcomers = 0
+        newcomers: list[str] = []
         for side in self.sides:
             # A player forgotten while the match went on is not rated by it.
             members = [pid for pid in side.players if pid in found]
@@ -99,7 +102,7 @@ class RatingUpdate:
                 if mu is not None:
                     current[pid] = Rating(float(mu), float(sigma), int(matches))
                 else:
-                    newcomers += 1
+                    newcomers.append(pid)
             if members:
                 present.append(RatedSide(tuple(members), side.rank))
         if len(present) < 2:
@@ -114,7 +117,10 @@ class RatingUpdate:
         yield _many(statements.insert_rating_event, events)
         if newcomers:
             total = statements.add_rating_total
-            yield Query(total.sql, total.args({"mode": self.mode, "players": newcomers}))
+            yield Query(total.sql, total.args({"mode": self.mode, "players": len(newcomers)}))
+            for start in range(0, len(newcomers), NEWCOMERS):
+                chunk = newcomers[start : start + NEWCOMERS]
+                yield _newcomers(statements.count_newcomers, self.mode, chunk)
         mark = statements.set_rating_seq
         yield Query(mark.sql, mark.args({"p_match_id": self.match_id, "v_rating_seq": seq}))
 
@@ -168,6 +174,14 @@ def event_record(
         at,
         public,
     )
+
+
+def _newcomers(prepared: Prepared, mode: str, newcomers: list[str]) -> Query:
+    """The players rated in the mode for the first time added to their friends' circles."""
+    values: dict[str, Any] = {"p_mode": mode}
+    for index in range(NEWCOMERS):
+        values[f"p_newcomer_{index}"] = newcomers[index] if index < len(newcomers) else None
+    return Query(prepared.sql, prepared.args(values))
 
 
 def _many(prepared: Prepared, rows: list[dict[str, Any]]) -> Query:

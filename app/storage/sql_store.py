@@ -274,7 +274,8 @@ class SqlMatchStore:
             "v_result": result,
         }
         # A rating update runs first (app.storage.rating_writes says why), then the match's
-        # own statements, then its pairs of players, counted from its places and rating events.
+        # own statements, then its pairs of players, counted from its places and rating events,
+        # and the circles its new pairs grow (app.storage.circle_sizes).
         steps = [Step("finish_match", (values,), missing=unknown_match(match_id))]
         if final_scores:
             scores = tuple(
@@ -291,6 +292,9 @@ class SqlMatchStore:
         steps.append(Step("end_seats", ({**match, "v_ended_at": at},)))
         if status == FINISHED:
             steps.append(Step("hold_players", (match,)))
+            if rating is not None:
+                # Before its pairs are counted: it compares them with the stored ones.
+                steps.append(Step("count_new_pairs", (match,)))
             steps.append(Step("count_pairs", (match,)))
         if rating is None:
             write = StatementWrite(tuple(steps))

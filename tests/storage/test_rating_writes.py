@@ -19,7 +19,9 @@ from app.players.identity import Identities
 from app.players.rating_math import SeatAtEnd, mode_of, places, rated_sides
 from app.players.rebuild import rebuild_ratings
 from app.players.standings import Standings
+from app.storage.circle_sizes import all_circles
 from app.storage.models import (
+    CIRCLE_SIZES,
     MATCHES,
     PLAYER_PAIRS,
     RATING_EVENTS,
@@ -122,6 +124,16 @@ async def totals_of(store: SqlMatchStore) -> dict[str, int]:
     async with store.engine.connect() as connection:
         rows = await connection.execute(select(RATING_TOTALS))
         return {r.mode: r.players for r in rows if r.players}
+
+
+async def circles_of(store: SqlMatchStore) -> dict[tuple[str, str], tuple[int, int]]:
+    """Each (player, mode)'s circle size kept, and the same counted afresh from the pairs."""
+    async with store.engine.connect() as connection:
+        rows = await connection.execute(select(CIRCLE_SIZES))
+        sizes = {(r.player_id, r.mode): (r.members, r.members_public) for r in rows}
+        counted = await connection.execute(all_circles())
+        assert {(r.player_id, r.mode): (r.members, r.members_public) for r in counted} == sizes
+    return sizes
 
 
 def person(seat: int, player_id: str | None) -> SeatAtEnd:
@@ -229,6 +241,7 @@ async def test_forgetting_a_player_takes_their_pairs_and_their_place_in_the_tota
     await Identities(sql_store.engine).forget(forgotten)
     assert await totals_of(sql_store) == {"rummikub:2": 2}
     assert await pairs_of(sql_store) == {}
+    assert await circles_of(sql_store) == {}
     # Rebuilt, each match has one rated side left and rates nobody: the totals follow.
     await rebuild_ratings(sql_store.engine)
     assert await ratings_of(sql_store) == {}
@@ -301,6 +314,7 @@ async def test_rebuilding_gives_exactly_the_numbers_the_live_updates_gave(
         )
     live_ratings, live_events = await ratings_of(sql_store), await events_of(sql_store)
     live_pairs, live_totals = await pairs_of(sql_store), await totals_of(sql_store)
+    live_circles = await circles_of(sql_store)
     assert len(live_ratings) >= 8
     assert len(live_pairs) >= 12
     assert any(counts[0] != counts[1] for counts in live_pairs.values())
@@ -314,6 +328,7 @@ async def test_rebuilding_gives_exactly_the_numbers_the_live_updates_gave(
     assert await events_of(sql_store) == live_events
     assert await pairs_of(sql_store) == live_pairs
     assert await totals_of(sql_store) == live_totals
+    assert await circles_of(sql_store) == live_circles
 
 
 @pytest.mark.postgres
@@ -351,10 +366,13 @@ async def test_matches_ending_at_once_on_two_nodes_are_all_rated(
         assert seqs == list(range(1, 25))
         live_events, live_pairs = await events_of(first), await pairs_of(first)
         assert live_pairs[(ann, bob)][:3] == (24, 24, 24)
+        live_circles = await circles_of(first)
+        assert live_circles[(ann, "rummikub:3")] == (2, 2)
         await rebuild_ratings(first.engine)
         assert await ratings_of(first) == ratings
         assert await events_of(first) == live_events
         assert await pairs_of(first) == live_pairs
+        assert await circles_of(first) == live_circles
     finally:
         for node in nodes:
             await node.close()
@@ -436,5 +454,8 @@ async def test_partners_share_a_match_but_are_not_each_others_opponents(
     assert live[(ann, bob)] == (1, 1, 1, 1, 0, 1, 1, 0)
     assert live[(dee, cy)] == (1, 1, 1, 0, 1, 1, 0, 1)
     assert len(live) == 12
+    circles = await circles_of(sql_store)
+    assert circles[(ann, "gin_rummy:4")] == (3, 3)
     await rebuild_ratings(sql_store.engine)
     assert await pairs_of(sql_store) == live
+    assert await circles_of(sql_store) == circles

@@ -1,6 +1,7 @@
 """A rebuild loads its tables in bulk with their indexes dropped meanwhile (on PostgreSQL by COPY,
 keys and foreign keys dropped too): the schema comes back as the migrations made it, and a
-rebuild that fails leaves the ratings, their events and the pairs as they were."""
+rebuild that fails leaves the ratings, their events, the pairs and the circles' sizes as they
+were."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from sqlalchemy.exc import IntegrityError
 
 from app.players.rebuild import PairCounts, rebuild_ratings
 from app.storage.bulk_load import columns
-from app.storage.models import PLAYER_PAIRS, RATING_EVENTS, RATINGS
+from app.storage.models import CIRCLE_SIZES, PLAYER_PAIRS, RATING_EVENTS, RATINGS
 from app.storage.rating_writes import EVENT_COLUMNS, RATING_COLUMNS
 from app.storage.sql_store import SqlMatchStore
 from tests.storage.test_rating_writes import (
+    circles_of,
     events_of,
     pairs_of,
     people,
@@ -28,7 +30,8 @@ from tests.storage.test_rating_writes import (
     totals_of,
 )
 
-LOADED = (RATINGS, RATING_EVENTS, PLAYER_PAIRS)
+# The tables a rebuild empties and fills again.
+LOADED = (RATINGS, RATING_EVENTS, PLAYER_PAIRS, CIRCLE_SIZES)
 
 
 def schema_of(connection: Connection) -> dict[str, Any]:
@@ -67,6 +70,7 @@ async def everything(store: SqlMatchStore) -> tuple[Any, ...]:
         await events_of(store),
         await pairs_of(store),
         await totals_of(store),
+        await circles_of(store),
     )
 
 

@@ -34,6 +34,7 @@ TABLES = {
     "chat_messages",
     "player_pairs",
     "rating_totals",
+    "circle_sizes",
     "alembic_version",
 }
 
@@ -295,3 +296,69 @@ async def test_rating_events_learn_their_rooms_publicity_on_sqlite(sqlite_url: s
 @pytest.mark.postgres
 async def test_rating_events_learn_their_rooms_publicity_on_postgres(postgres_url: str) -> None:
     await rating_events_learn_their_rooms_publicity(postgres_url)
+
+
+async def circles_are_counted_from_the_stored_pairs(url: str) -> None:
+    """0010 counts each circle's rated players per mode from the pairs and ratings stored
+    (the query a rebuild runs); its downgrade takes the table away again."""
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_upgrade_to, url, "0009")
+            for pid in ("ann", "bob", "cy"):
+                await connection.execute(
+                    text(
+                        "INSERT INTO players (id, name, name_key, kind, created_at)"
+                        " VALUES (:id, :id, :id, 'person', '2026-01-01 00:00:00+00')"
+                    ),
+                    {"id": pid},
+                )
+            for pid, mode in (("bob", "gin_rummy:2"), ("cy", "gin_rummy:2"), ("cy", "rummikub:2")):
+                await connection.execute(
+                    text(
+                        "INSERT INTO ratings (player_id, mode, mu, sigma, display, matches,"
+                        " updated_at) VALUES (:id, :mode, 25, 8, 1500, 1,"
+                        " '2026-01-01 00:00:00+00')"
+                    ),
+                    {"id": pid, "mode": mode},
+                )
+            # Ann shared two private matches with Bob and a public one with Cy.
+            for pid, other, shared, public in (
+                ("ann", "bob", 2, 0),
+                ("ann", "cy", 1, 1),
+                ("bob", "ann", 2, 0),
+                ("cy", "ann", 1, 1),
+                ("bob", "cy", 0, 0),
+            ):
+                await connection.execute(
+                    text(
+                        "INSERT INTO player_pairs (player_id, other_id, shared, shared_public,"
+                        " duels, wins, losses, duels_public, wins_public, losses_public)"
+                        " VALUES (:id, :other, :shared, :public, 1, 0, 0, 0, 0, 0)"
+                    ),
+                    {"id": pid, "other": other, "shared": shared, "public": public},
+                )
+    finally:
+        await engine.dispose()
+    await upgrade_to_head(url)
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            rows = await connection.execute(text("SELECT * FROM circle_sizes"))
+            assert {(r.player_id, r.mode): (r.members, r.members_public) for r in rows} == {
+                ("ann", "gin_rummy:2"): (2, 1),
+                ("ann", "rummikub:2"): (1, 1),
+            }
+            await connection.run_sync(_downgrade_to, url, "0009")
+        assert "circle_sizes" not in await table_names(url)
+    finally:
+        await engine.dispose()
+
+
+async def test_circles_are_counted_from_the_stored_pairs_on_sqlite(sqlite_url: str) -> None:
+    await circles_are_counted_from_the_stored_pairs(sqlite_url)
+
+
+@pytest.mark.postgres
+async def test_circles_are_counted_from_the_stored_pairs_on_postgres(postgres_url: str) -> None:
+    await circles_are_counted_from_the_stored_pairs(postgres_url)
