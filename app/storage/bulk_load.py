@@ -70,8 +70,8 @@ async def load(connection: AsyncConnection, table: Table, records: Iterable[Sequ
 async def unindexed(connection: AsyncConnection, *tables: Table) -> AsyncIterator[None]:
     """The tables without their indexes while the block fills them, all made again after it in
     the same transaction. On PostgreSQL their primary keys and foreign keys go too; SQLite keeps
-    those in the table's own definition, so it drops only the other indexes. The tables are
-    expected empty: no other table may refer to their keys."""
+    those in the table's own definition, so it drops only the other indexes. The block is to
+    empty the tables first, then fill them: no other table may refer to their keys."""
     postgres = is_postgres(connection)
     if postgres:
         await connection.execute(text(f"SET LOCAL maintenance_work_mem = '{MAINTENANCE_WORK_MEM}'"))
