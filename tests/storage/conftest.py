@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.storage.migrate import upgrade_to_head
+from app.storage.sql_store import SqlMatchStore
 from app.storage.store import MatchStore, open_store
 from tests.storage.databases import drop_postgres_database, fresh_postgres_database
 
@@ -52,6 +53,16 @@ async def sql_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
     """A ready URL for each kind of SQL store, already migrated."""
     async for url in ready_url(request):
         yield url
+
+
+@pytest.fixture
+async def sql_store(sql_url: str) -> AsyncIterator[SqlMatchStore]:
+    """A started store on each kind of SQL database."""
+    store = open_store(sql_url)
+    assert isinstance(store, SqlMatchStore)
+    await store.start()
+    yield store
+    await store.close()
 
 
 async def ready_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:

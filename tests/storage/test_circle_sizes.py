@@ -10,50 +10,31 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from sqlalchemy import and_, func, literal, select, union_all
 
 from app.players.identity import Identities
-from app.players.rating_math import SeatAtEnd, bot_player_id, mode_of, places, rated_sides
+from app.players.rating_math import SeatAtEnd, bot_player_id
 from app.players.rebuild import rebuild_ratings
 from app.players.standings import Standings
-from app.storage.circle_sizes import all_circles
-from app.storage.models import CIRCLE_SIZES, PLAYER_PAIRS, PLAYERS, RATINGS
+from app.storage.models import PLAYER_PAIRS, PLAYERS, RATINGS
 from app.storage.sql_store import SqlMatchStore
-from app.storage.store import FINISHED, RatingUpdate, SeatRecord, open_store
+from app.storage.store import open_store
+from tests.storage.test_rating_writes import (
+    circles_of,
+    people,
+    person,
+    play_and_end,
+    scored,
+)
 
 Sizes = dict[tuple[str, str], tuple[int, int]]
 
 
-@pytest.fixture
-async def sql_store(sql_url: str) -> AsyncIterator[SqlMatchStore]:
-    store = open_store(sql_url)
-    assert isinstance(store, SqlMatchStore)
-    await store.start()
-    yield store
-    await store.close()
-
-
-async def people(store: SqlMatchStore, *names: str) -> list[str]:
-    identities = Identities(store.engine)
-    return [(await identities.create(name))[0].id for name in names]
-
-
-def person(seat: int, player_id: str | None) -> SeatAtEnd:
-    return SeatAtEnd(seat, player_id, "human", None)
-
-
 def bot(seat: int, level: str) -> SeatAtEnd:
     return SeatAtEnd(seat, None, "bot", level)
-
-
-def scored(scores: list[int]) -> dict[str, Any]:
-    best = max(scores)
-    winners = [seat for seat, score in enumerate(scores) if score == best]
-    return {"scores": scores, "winners": winners, "winner": winners[0], "rounds": 1}
 
 
 def partnership(first_side_wins: bool) -> dict[str, Any]:
@@ -69,55 +50,6 @@ def partnership(first_side_wins: bool) -> dict[str, Any]:
         "winner_side": 0 if first_side_wins else 1,
         "winners": [0, 2] if first_side_wins else [1, 3],
     }
-
-
-async def end(
-    store: SqlMatchStore,
-    match_id: str,
-    game: str,
-    seats: list[SeatAtEnd],
-    result: dict[str, Any],
-    *,
-    rated: bool = True,
-    public: bool = True,
-) -> None:
-    """A match as a room makes it: created with its seats, then ended (and rated)."""
-    records = [
-        SeatRecord(s.seat, f"seat {s.seat}", s.kind, s.level, None, player_id=s.player_id)
-        for s in seats
-    ]
-    await store.create_match(
-        match_id=match_id,
-        room_id=f"room-{match_id}",
-        game=game,
-        config={},
-        seed=1,
-        players=len(seats),
-        seats=records,
-        room_meta={"public": public, "rated": rated},
-    )
-    sides = rated_sides(game, result, seats)
-    update = RatingUpdate(match_id, mode_of(game, len(seats)), tuple(sides), public)
-    await store.finish_match(
-        match_id=match_id,
-        status=FINISHED,
-        result=result,
-        final_scores=result["scores"],
-        places=places(result, seats),
-        rating=update if sides and rated else None,
-    )
-
-
-async def kept(store: SqlMatchStore) -> Sizes:
-    async with store.engine.connect() as connection:
-        rows = await connection.execute(select(CIRCLE_SIZES))
-        return {(r.player_id, r.mode): (r.members, r.members_public) for r in rows}
-
-
-async def counted_afresh(store: SqlMatchStore) -> Sizes:
-    async with store.engine.connect() as connection:
-        rows = await connection.execute(all_circles())
-        return {(r.player_id, r.mode): (r.members, r.members_public) for r in rows}
 
 
 def read_before(circle_of: str, mode: str, public: bool) -> Any:
@@ -141,8 +73,7 @@ def read_before(circle_of: str, mode: str, public: bool) -> Any:
 async def assert_circles_hold(store: SqlMatchStore) -> Sizes:
     """The sizes kept equal the ones counted afresh, and every circle's total on a leaderboard
     (for the player and for anyone else) equals the one counted as before."""
-    sizes = await kept(store)
-    assert sizes == await counted_afresh(store)
+    sizes = await circles_of(store)
     assert all(members >= public and members > 0 for members, public in sizes.values())
     board = Standings(store.engine)
     async with store.engine.connect() as connection:
@@ -172,37 +103,37 @@ async def test_each_kind_of_match_end_grows_the_circles_it_should(
     ann, bob, cy, dee, eve = await people(sql_store, "Ann", "Bob", "Cy", "Dee", "Eve")
     rk2, rk3, gin4 = "rummikub:2", "rummikub:3", "gin_rummy:4"
     easy = bot_player_id("rummikub", "easy")
-    await end(sql_store, "m1", "rummikub", [person(0, ann), person(1, bob)], scored([5, -5]))
+    await play_and_end(sql_store, "m1", [person(0, ann), person(1, bob)], scored([5, -5]))
     assert await assert_circles_hold(sql_store) == {(ann, rk2): (1, 1), (bob, rk2): (1, 1)}
     # Cy's first rated match is private, with a bot and an anonymous guest.
     seats = [person(0, bob), person(1, cy), bot(2, "easy"), person(3, None)]
-    await end(sql_store, "m2", "rummikub", seats[:3], scored([3, 9, -12]), public=False)
+    await play_and_end(sql_store, "m2", seats[:3], scored([3, 9, -12]), public=False)
     sizes = await assert_circles_hold(sql_store)
     assert sizes[(bob, rk3)] == (2, 0)
     assert sizes[(easy, rk2)] == (1, 0)  # Bob, rated in rummikub:2
     # Cy, who already had friends, is rated in rummikub:2 for the first time.
-    await end(sql_store, "m3", "rummikub", [person(0, cy), person(1, dee)], scored([1, -1]))
+    await play_and_end(sql_store, "m3", [person(0, cy), person(1, dee)], scored([1, -1]))
     sizes = await assert_circles_hold(sql_store)
     assert sizes[(bob, rk2)] == (2, 1)
     assert sizes[(easy, rk2)] == (2, 0)
     # A private match of players who had only public ones, and a public one of players who had
     # only private ones.
-    await end(
-        sql_store, "m4", "rummikub", [person(0, ann), person(1, bob)], scored([2, 8]), public=False
+    await play_and_end(
+        sql_store, "m4", [person(0, ann), person(1, bob)], scored([2, 8]), public=False
     )
-    await end(sql_store, "m5", "rummikub", [person(0, cy), person(1, bob)], scored([2, 8]))
+    await play_and_end(sql_store, "m5", [person(0, cy), person(1, bob)], scored([2, 8]))
     sizes = await assert_circles_hold(sql_store)
     assert sizes[(bob, rk2)] == (2, 2)
     # A Gin partnership at four; an unrated room; a match a guest leaves alone rates nothing.
     seats = [person(0, ann), person(1, dee), person(2, eve), person(3, cy)]
-    await end(sql_store, "g1", "gin_rummy", seats, partnership(True))
-    await end(sql_store, "g2", "gin_rummy", seats, partnership(False), rated=False)
-    await end(sql_store, "g3", "rummikub", [person(0, eve), person(1, None)], scored([4, -4]))
+    await play_and_end(sql_store, "g1", seats, partnership(True), game="gin_rummy")
+    await play_and_end(sql_store, "g2", seats, partnership(False), game="gin_rummy", rated=False)
+    await play_and_end(sql_store, "g3", [person(0, eve), person(1, None)], scored([4, -4]))
     sizes = await assert_circles_hold(sql_store)
     assert sizes[(eve, gin4)] == (3, 3)
     assert sizes[(eve, rk2)] == (3, 3)  # Ann, Dee and Cy are rated in rummikub:2
     await rebuild_ratings(sql_store.engine)
-    assert await kept(sql_store) == sizes
+    assert await circles_of(sql_store) == sizes
     await forget(sql_store, cy)
     sizes = await assert_circles_hold(sql_store)
     assert sizes[(bob, rk2)] == (1, 1)
@@ -230,12 +161,12 @@ async def test_random_ends_and_forgets_keep_the_circles_as_a_rebuild_counts_them
             result = partnership(chooser.random() < 0.5)
         else:
             result = scored([chooser.randint(-40, 40) for _ in seats])
-        await end(
+        await play_and_end(
             sql_store,
             f"m{index:02d}",
-            game,
             seats,
             result,
+            game=game,
             rated=chooser.random() < 0.85,
             public=chooser.random() < 0.6,
         )
@@ -244,7 +175,7 @@ async def test_random_ends_and_forgets_keep_the_circles_as_a_rebuild_counts_them
             live = await assert_circles_hold(sql_store)
             assert any(members != public for members, public in live.values())
             await rebuild_ratings(sql_store.engine)
-            assert await kept(sql_store) == live
+            assert await circles_of(sql_store) == live
         if index >= 30 and index % 10 == 9:
             gone = players.pop(chooser.randrange(len(players)))
             await forget(sql_store, gone)
@@ -272,11 +203,11 @@ async def test_ends_on_two_nodes_at_once_keep_the_circles(postgres_store_url: st
             seats = [person(seat, pid) for seat, pid in enumerate(chosen)]
             result = scored([chooser.randint(-40, 40) for _ in seats])
             public = chooser.random() < 0.6
-            ends.append(end(node, f"m{index:02d}", "rummikub", seats, result, public=public))
+            ends.append(play_and_end(node, f"m{index:02d}", seats, result, public=public))
         await asyncio.gather(*ends[:20])
         live = await assert_circles_hold(first)
         await rebuild_ratings(first.engine)
-        assert await kept(first) == live
+        assert await circles_of(first) == live
         # The rest, with a player forgotten meanwhile.
         await asyncio.gather(*ends[20:], forget(first, players[5]))
         await assert_circles_hold(first)

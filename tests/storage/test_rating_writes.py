@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -34,21 +33,13 @@ from app.storage.sql_store import SqlMatchStore
 from app.storage.store import FINISHED, RatingUpdate, SeatRecord, StoreError, open_store
 
 
-@pytest.fixture
-async def sql_store(sql_url: str) -> AsyncIterator[SqlMatchStore]:
-    store = open_store(sql_url)
-    assert isinstance(store, SqlMatchStore)
-    await store.start()
-    yield store
-    await store.close()
-
-
 async def people(store: SqlMatchStore, *names: str) -> list[str]:
     identities = Identities(store.engine)
     return [(await identities.create(name))[0].id for name in names]
 
 
-def rummikub_result(scores: list[int]) -> dict[str, Any]:
+def scored(scores: list[int]) -> dict[str, Any]:
+    """A result by scores, as Rummikub and Gin Rummy at two or three give it: the best win."""
     best = max(scores)
     winners = [seat for seat, score in enumerate(scores) if score == best]
     return {"scores": scores, "winners": winners, "winner": winners[0], "rounds": 1}
@@ -60,10 +51,12 @@ async def play_and_end(
     seats: list[SeatAtEnd],
     result: dict[str, Any],
     *,
+    game: str = "rummikub",
     rated: bool = True,
     public: bool = True,
 ) -> None:
-    """A Rummikub match as a room makes it: created with its seats, then ended and rated."""
+    """A match (Rummikub unless `game` says) as a room makes it: created with its seats, then
+    ended and rated."""
     records = [
         SeatRecord(
             seat=s.seat,
@@ -78,15 +71,15 @@ async def play_and_end(
     await store.create_match(
         match_id=match_id,
         room_id=f"room-{match_id}",
-        game="rummikub",
+        game=game,
         config={},
         seed=1,
         players=len(seats),
         seats=records,
         room_meta={"public": public, "rated": rated},
     )
-    sides = rated_sides("rummikub", result, seats)
-    update = RatingUpdate(match_id, mode_of("rummikub", len(seats)), tuple(sides), public)
+    sides = rated_sides(game, result, seats)
+    update = RatingUpdate(match_id, mode_of(game, len(seats)), tuple(sides), public)
     await store.finish_match(
         match_id=match_id,
         status=FINISHED,
@@ -145,7 +138,7 @@ async def test_a_match_end_rates_its_players_and_records_the_change(
 ) -> None:
     ann, bob = await people(sql_store, "Ann", "Bob")
     seats = [person(0, ann), person(1, bob), SeatAtEnd(2, None, "bot", "hard")]
-    await play_and_end(sql_store, "m1", seats, rummikub_result([30, -10, -20]))
+    await play_and_end(sql_store, "m1", seats, scored([30, -10, -20]))
     ratings = await ratings_of(sql_store)
     assert set(ratings) == {
         (ann, "rummikub:3"),
@@ -167,10 +160,10 @@ async def test_a_match_end_counts_each_pair_of_players_public_and_private_apart(
     ann, bob = await people(sql_store, "Ann", "Bob")
     hard = "bot-rummikub-hard"
     seats = [person(0, ann), person(1, bob), SeatAtEnd(2, None, "bot", "hard")]
-    await play_and_end(sql_store, "m1", seats, rummikub_result([30, -10, -20]))
-    await play_and_end(sql_store, "m2", seats, rummikub_result([-30, 10, -20]), public=False)
+    await play_and_end(sql_store, "m1", seats, scored([30, -10, -20]))
+    await play_and_end(sql_store, "m2", seats, scored([-30, 10, -20]), public=False)
     # Unrated: a duel, but no rated match shared.
-    await play_and_end(sql_store, "m3", seats[:2], rummikub_result([5, -5]), rated=False)
+    await play_and_end(sql_store, "m3", seats[:2], scored([5, -5]), rated=False)
     pairs = await pairs_of(sql_store)
     # shared, shared_public, duels, wins, losses, duels_public, wins_public, losses_public
     assert pairs[(ann, bob)] == (2, 1, 3, 2, 1, 2, 2, 0)
@@ -214,7 +207,7 @@ async def test_a_player_forgotten_while_seated_stays_forgotten_when_the_room_sav
             ("m1", None, "Former player"),
             ("m2", None, "Former player"),
         ]
-    result = rummikub_result([5, -5])
+    result = scored([5, -5])
     sides = rated_sides("rummikub", result, seats)
     await sql_store.finish_match(
         match_id="m1",
@@ -233,8 +226,8 @@ async def test_forgetting_a_player_takes_their_pairs_and_their_place_in_the_tota
     sql_store: SqlMatchStore,
 ) -> None:
     ann, bob, cy = await people(sql_store, "Ann", "Bob", "Cy")
-    await play_and_end(sql_store, "m1", [person(0, ann), person(1, bob)], rummikub_result([5, -5]))
-    await play_and_end(sql_store, "m2", [person(0, bob), person(1, cy)], rummikub_result([5, -5]))
+    await play_and_end(sql_store, "m1", [person(0, ann), person(1, bob)], scored([5, -5]))
+    await play_and_end(sql_store, "m2", [person(0, bob), person(1, cy)], scored([5, -5]))
     assert await totals_of(sql_store) == {"rummikub:2": 3}
     forgotten = await Identities(sql_store.engine).get(bob)
     assert forgotten is not None
@@ -254,21 +247,21 @@ async def test_an_unrated_room_and_a_lone_rated_side_rate_nothing(
 ) -> None:
     ann, bob = await people(sql_store, "Ann", "Bob")
     await play_and_end(
-        sql_store, "m1", [person(0, ann), person(1, bob)], rummikub_result([5, -5]), rated=False
+        sql_store, "m1", [person(0, ann), person(1, bob)], scored([5, -5]), rated=False
     )
-    await play_and_end(sql_store, "m2", [person(0, ann), person(1, None)], rummikub_result([5, -5]))
+    await play_and_end(sql_store, "m2", [person(0, ann), person(1, None)], scored([5, -5]))
     assert await ratings_of(sql_store) == {}
 
 
 async def test_a_failed_match_end_rates_nothing(sql_store: SqlMatchStore) -> None:
     ann, bob = await people(sql_store, "Ann", "Bob")
     seats = [person(0, ann), person(1, bob)]
-    sides = rated_sides("rummikub", rummikub_result([5, -5]), seats)
+    sides = rated_sides("rummikub", scored([5, -5]), seats)
     with pytest.raises(StoreError) as refused:
         await sql_store.finish_match(
             match_id="no-such-match",
             status=FINISHED,
-            result=rummikub_result([5, -5]),
+            result=scored([5, -5]),
             final_scores=[5, -5],
             rating=RatingUpdate("no-such-match", "rummikub:2", tuple(sides), public=True),
         )
@@ -285,7 +278,7 @@ async def test_a_forgotten_player_is_not_rated_by_a_match_that_ends_later(
     assert forgotten is not None
     await identities.forget(forgotten)
     seats = [person(0, ann), person(1, bob), person(2, cy)]
-    await play_and_end(sql_store, "m1", seats, rummikub_result([9, -4, -5]))
+    await play_and_end(sql_store, "m1", seats, scored([9, -4, -5]))
     assert {pid for pid, _ in await ratings_of(sql_store)} == {ann, cy}
 
 
@@ -308,7 +301,7 @@ async def test_rebuilding_gives_exactly_the_numbers_the_live_updates_gave(
             sql_store,
             f"m{index:02d}",
             seats,
-            rummikub_result(scores),
+            scored(scores),
             rated=chooser.random() < 0.8,
             public=chooser.random() < 0.7,
         )
@@ -350,7 +343,7 @@ async def test_matches_ending_at_once_on_two_nodes_are_all_rated(
             order = trios[index % 3]
             seats = [person(seat, pid) for seat, pid in enumerate(order)]
             scores = [10, -4, -6] if index % 2 else [-3, 8, -5]
-            ends.append(play_and_end(node, f"m{index:02d}", seats, rummikub_result(scores)))
+            ends.append(play_and_end(node, f"m{index:02d}", seats, scored(scores)))
         await asyncio.gather(*ends)
         ratings = await ratings_of(first)
         # Every end counted, once: each player played all 24.
@@ -391,7 +384,7 @@ async def test_a_circle_reads_the_same_walking_the_board_or_sorting_its_members(
             sql_store,
             f"m{index:02d}",
             seats,
-            rummikub_result(scores),
+            scored(scores),
             public=chooser.random() < 0.6,
         )
     board = Standings(sql_store.engine)

@@ -25,8 +25,7 @@ from tests.storage.test_rating_writes import (
     person,
     play_and_end,
     ratings_of,
-    rummikub_result,
-    sql_store,  # noqa: F401 (a fixture)
+    scored,
     totals_of,
 )
 
@@ -51,16 +50,16 @@ def schema_of(connection: Connection) -> dict[str, Any]:
 
 async def played(store: SqlMatchStore) -> list[str]:
     ann, bob, cy = await people(store, "Ann", "Bob", "Cy")
-    await play_and_end(store, "m1", [person(0, ann), person(1, bob)], rummikub_result([10, -10]))
+    await play_and_end(store, "m1", [person(0, ann), person(1, bob)], scored([10, -10]))
     await play_and_end(
         store,
         "m2",
         [person(0, bob), person(1, cy), person(2, ann)],
-        rummikub_result([5, 20, -25]),
+        scored([5, 20, -25]),
         public=False,
     )
     seats = [person(0, cy), person(1, ann)]
-    await play_and_end(store, "m3", seats, rummikub_result([-3, 3]), rated=False)
+    await play_and_end(store, "m3", seats, scored([-3, 3]), rated=False)
     return [ann, bob, cy]
 
 
@@ -80,7 +79,7 @@ def test_records_follow_the_tables_columns() -> None:
 
 
 async def test_a_rebuild_leaves_the_keys_indexes_and_foreign_keys_as_the_migrations_made_them(
-    sql_store: SqlMatchStore,  # noqa: F811
+    sql_store: SqlMatchStore,
 ) -> None:
     await played(sql_store)
     async with sql_store.engine.connect() as connection:
@@ -95,7 +94,7 @@ async def test_a_rebuild_leaves_the_keys_indexes_and_foreign_keys_as_the_migrati
 
 
 async def test_a_failed_rebuild_leaves_ratings_pairs_and_schema_as_they_were(
-    sql_store: SqlMatchStore,  # noqa: F811
+    sql_store: SqlMatchStore,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     await played(sql_store)
