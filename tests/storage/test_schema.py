@@ -164,6 +164,30 @@ def _downgrade_to(connection: Connection, url: str, revision: str) -> None:
     command.downgrade(config, revision)
 
 
+# Statements and their values, stored by a server of an older version.
+Stored = list[tuple[str, dict[str, Any]]]
+
+
+async def _stored_at(url: str, revision: str, rows: Stored) -> None:
+    """The database migrated to `revision` only, holding `rows` (statements and their values)
+    as a server of that version stored them."""
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_upgrade_to, url, revision)
+            for statement, values in rows:
+                await connection.execute(text(statement), values)
+    finally:
+        await engine.dispose()
+
+
+# A person as the players table has held them since 0006.
+_PLAYER = (
+    "INSERT INTO players (id, name, name_key, kind, created_at)"
+    " VALUES (:id, :id, :id, 'person', '2026-01-01 00:00:00+00')"
+)
+
+
 async def _stored_options(url: str) -> dict[str, Any]:
     engine = create_engine(url)
     try:
@@ -181,33 +205,29 @@ async def _stored_options(url: str) -> dict[str, Any]:
 async def gin_rules_kept_by_the_upgrade(url: str) -> None:
     """Gin Rummy matches and rooms stored before 0005 keep the automatic lay-offs they were
     played with; other games and explicit rules are left alone."""
-    engine = create_engine(url)
-    try:
-        async with engine.begin() as connection:
-            await connection.run_sync(_upgrade_to, url, "0004")
-            for match_id, game, config in (
-                ("gin", "gin_rummy", '{"target": 50}'),
-                ("gin-chosen", "gin_rummy", '{"lay_offs": "choose"}'),
-                ("tiles", "rummikub", "{}"),
-            ):
-                await connection.execute(
-                    text(
-                        "INSERT INTO matches (id, room_id, game, config, seed, players, status,"
-                        " created_at, room_meta) VALUES (:id, 'r', :game, :config, 1, 2,"
-                        " 'active', '2026-01-01 00:00:00+00', '{}')"
-                    ),
-                    {"id": match_id, "game": game, "config": config},
-                )
-            await connection.execute(
-                text(
-                    "INSERT INTO rooms (id, game, players, options, public, spectators, status,"
-                    " seats, created_at, updated_at) VALUES ('room', 'gin_rummy', 2, '{}',"
-                    " false, true, 'open', '[]', '2026-01-01 00:00:00+00',"
-                    " '2026-01-01 00:00:00+00')"
-                )
-            )
-    finally:
-        await engine.dispose()
+    rows: Stored = [
+        (
+            "INSERT INTO matches (id, room_id, game, config, seed, players, status,"
+            " created_at, room_meta) VALUES (:id, 'r', :game, :config, 1, 2,"
+            " 'active', '2026-01-01 00:00:00+00', '{}')",
+            {"id": match_id, "game": game, "config": config},
+        )
+        for match_id, game, config in (
+            ("gin", "gin_rummy", '{"target": 50}'),
+            ("gin-chosen", "gin_rummy", '{"lay_offs": "choose"}'),
+            ("tiles", "rummikub", "{}"),
+        )
+    ]
+    rows.append(
+        (
+            "INSERT INTO rooms (id, game, players, options, public, spectators, status,"
+            " seats, created_at, updated_at) VALUES ('room', 'gin_rummy', 2, '{}',"
+            " false, true, 'open', '[]', '2026-01-01 00:00:00+00',"
+            " '2026-01-01 00:00:00+00')",
+            {},
+        )
+    )
+    await _stored_at(url, "0004", rows)
     await upgrade_to_head(url)
     assert await _stored_options(url) == {
         "gin": {"target": 50, "lay_offs": "auto"},
@@ -246,36 +266,26 @@ async def test_gin_matches_stored_before_keep_automatic_lay_offs_on_postgres(
 async def rating_events_learn_their_rooms_publicity(url: str) -> None:
     """0009 marks each stored rating event with its match's room's publicity (public rooms'
     true, private rooms' false), so that profiles keep hiding private matches from others."""
-    engine = create_engine(url)
-    try:
-        async with engine.begin() as connection:
-            await connection.run_sync(_upgrade_to, url, "0008")
-            await connection.execute(
-                text(
-                    "INSERT INTO players (id, name, name_key, kind, created_at)"
-                    " VALUES ('ann', 'Ann', 'ann', 'person', '2026-01-01 00:00:00+00')"
-                )
+    rows: Stored = [(_PLAYER, {"id": "ann"})]
+    for match_id, public in (("open", True), ("closed", False)):
+        rows.append(
+            (
+                "INSERT INTO matches (id, room_id, game, config, seed, players, status,"
+                " created_at, room_meta, public) VALUES (:id, 'r', 'gin_rummy', '{}', 1,"
+                " 2, 'finished', '2026-01-01 00:00:00+00', '{}', :public)",
+                {"id": match_id, "public": public},
             )
-            for match_id, public in (("open", True), ("closed", False)):
-                await connection.execute(
-                    text(
-                        "INSERT INTO matches (id, room_id, game, config, seed, players, status,"
-                        " created_at, room_meta, public) VALUES (:id, 'r', 'gin_rummy', '{}', 1,"
-                        " 2, 'finished', '2026-01-01 00:00:00+00', '{}', :public)"
-                    ),
-                    {"id": match_id, "public": public},
-                )
-                await connection.execute(
-                    text(
-                        "INSERT INTO rating_events (match_id, player_id, mode, seq, mu_before,"
-                        " sigma_before, mu_after, sigma_after, display_before, display_after, at)"
-                        " VALUES (:id, 'ann', 'gin_rummy:2', 1, 25, 8.3, 26, 8, 1500, 1510,"
-                        " '2026-01-01 00:00:00+00')"
-                    ),
-                    {"id": match_id},
-                )
-    finally:
-        await engine.dispose()
+        )
+        rows.append(
+            (
+                "INSERT INTO rating_events (match_id, player_id, mode, seq, mu_before,"
+                " sigma_before, mu_after, sigma_after, display_before, display_after, at)"
+                " VALUES (:id, 'ann', 'gin_rummy:2', 1, 25, 8.3, 26, 8, 1500, 1510,"
+                " '2026-01-01 00:00:00+00')",
+                {"id": match_id},
+            )
+        )
+    await _stored_at(url, "0008", rows)
     await upgrade_to_head(url)
     engine = create_engine(url)
     try:
@@ -301,45 +311,32 @@ async def test_rating_events_learn_their_rooms_publicity_on_postgres(postgres_ur
 async def circles_are_counted_from_the_stored_pairs(url: str) -> None:
     """0010 counts each circle's rated players per mode from the pairs and ratings stored
     (the query a rebuild runs); its downgrade takes the table away again."""
-    engine = create_engine(url)
-    try:
-        async with engine.begin() as connection:
-            await connection.run_sync(_upgrade_to, url, "0009")
-            for pid in ("ann", "bob", "cy"):
-                await connection.execute(
-                    text(
-                        "INSERT INTO players (id, name, name_key, kind, created_at)"
-                        " VALUES (:id, :id, :id, 'person', '2026-01-01 00:00:00+00')"
-                    ),
-                    {"id": pid},
-                )
-            for pid, mode in (("bob", "gin_rummy:2"), ("cy", "gin_rummy:2"), ("cy", "rummikub:2")):
-                await connection.execute(
-                    text(
-                        "INSERT INTO ratings (player_id, mode, mu, sigma, display, matches,"
-                        " updated_at) VALUES (:id, :mode, 25, 8, 1500, 1,"
-                        " '2026-01-01 00:00:00+00')"
-                    ),
-                    {"id": pid, "mode": mode},
-                )
-            # Ann shared two private matches with Bob and a public one with Cy.
-            for pid, other, shared, public in (
-                ("ann", "bob", 2, 0),
-                ("ann", "cy", 1, 1),
-                ("bob", "ann", 2, 0),
-                ("cy", "ann", 1, 1),
-                ("bob", "cy", 0, 0),
-            ):
-                await connection.execute(
-                    text(
-                        "INSERT INTO player_pairs (player_id, other_id, shared, shared_public,"
-                        " duels, wins, losses, duels_public, wins_public, losses_public)"
-                        " VALUES (:id, :other, :shared, :public, 1, 0, 0, 0, 0, 0)"
-                    ),
-                    {"id": pid, "other": other, "shared": shared, "public": public},
-                )
-    finally:
-        await engine.dispose()
+    rows: Stored = [(_PLAYER, {"id": pid}) for pid in ("ann", "bob", "cy")]
+    for pid, mode in (("bob", "gin_rummy:2"), ("cy", "gin_rummy:2"), ("cy", "rummikub:2")):
+        rows.append(
+            (
+                "INSERT INTO ratings (player_id, mode, mu, sigma, display, matches,"
+                " updated_at) VALUES (:id, :mode, 25, 8, 1500, 1, '2026-01-01 00:00:00+00')",
+                {"id": pid, "mode": mode},
+            )
+        )
+    # Ann shared two private matches with Bob and a public one with Cy.
+    for pid, other, shared, public in (
+        ("ann", "bob", 2, 0),
+        ("ann", "cy", 1, 1),
+        ("bob", "ann", 2, 0),
+        ("cy", "ann", 1, 1),
+        ("bob", "cy", 0, 0),
+    ):
+        rows.append(
+            (
+                "INSERT INTO player_pairs (player_id, other_id, shared, shared_public,"
+                " duels, wins, losses, duels_public, wins_public, losses_public)"
+                " VALUES (:id, :other, :shared, :public, 1, 0, 0, 0, 0, 0)",
+                {"id": pid, "other": other, "shared": shared, "public": public},
+            )
+        )
+    await _stored_at(url, "0009", rows)
     await upgrade_to_head(url)
     engine = create_engine(url)
     try:
