@@ -108,13 +108,13 @@ class RatingUpdate:
         if len(present) < 2:
             return
         changes = rate(present, current)
-        ratings = [rating_row(pid, self.mode, after, at) for pid, (_, after) in changes.items()]
+        ratings = [rating_record(pid, self.mode, after, at) for pid, (_, after) in changes.items()]
         events = [
-            event_row(self.match_id, pid, self.mode, seq, change, at, self.public)
+            event_record(self.match_id, pid, self.mode, seq, change, at, self.public)
             for pid, change in changes.items()
         ]
-        yield _many(statements.upsert_rating, ratings)
-        yield _many(statements.insert_rating_event, events)
+        yield _many(statements.upsert_rating, RATING_COLUMNS, ratings)
+        yield _many(statements.insert_rating_event, EVENT_COLUMNS, events)
         if newcomers:
             total = statements.add_rating_total
             yield Query(total.sql, total.args({"mode": self.mode, "players": len(newcomers)}))
@@ -125,28 +125,9 @@ class RatingUpdate:
         yield Query(mark.sql, mark.args({"p_match_id": self.match_id, "v_rating_seq": seq}))
 
 
-def rating_row(player_id: str, mode: str, rating: Rating, at: datetime) -> dict[str, Any]:
-    """A ratings row."""
-    return dict(zip(RATING_COLUMNS, rating_record(player_id, mode, rating, at), strict=True))
-
-
 def rating_record(player_id: str, mode: str, rating: Rating, at: datetime) -> tuple[Any, ...]:
-    """A ratings row as its values, in RATING_COLUMNS' order (the table's), for a bulk load."""
+    """A ratings row as its values, in RATING_COLUMNS' order (the table's)."""
     return (player_id, mode, rating.mu, rating.sigma, rating.shown, rating.matches, at)
-
-
-def event_row(
-    match_id: str,
-    player_id: str,
-    mode: str,
-    seq: int,
-    change: tuple[Rating, Rating],
-    at: datetime,
-    public: bool,
-) -> dict[str, Any]:
-    """A rating_events row: one player's rating before and after one match."""
-    values = event_record(match_id, player_id, mode, seq, change, at, public)
-    return dict(zip(EVENT_COLUMNS, values, strict=True))
 
 
 def event_record(
@@ -184,5 +165,7 @@ def _newcomers(prepared: Prepared, mode: str, newcomers: list[str]) -> Query:
     return Query(prepared.sql, prepared.args(values))
 
 
-def _many(prepared: Prepared, rows: list[dict[str, Any]]) -> Query:
-    return Query(prepared.sql, [prepared.args(row) for row in rows], many=True)
+def _many(prepared: Prepared, columns: tuple[str, ...], records: list[tuple[Any, ...]]) -> Query:
+    """The records (values in `columns`' order) written by one executemany."""
+    rows = [prepared.args(dict(zip(columns, record, strict=True))) for record in records]
+    return Query(prepared.sql, rows, many=True)
