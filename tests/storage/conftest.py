@@ -65,6 +65,22 @@ async def sql_store(sql_url: str) -> AsyncIterator[SqlMatchStore]:
     await store.close()
 
 
+@pytest.fixture
+async def postgres_nodes(postgres_store_url: str) -> AsyncIterator[list[SqlMatchStore]]:
+    """Two started stores on one PostgreSQL database: two nodes of a cluster."""
+    nodes = []
+    for _ in range(2):
+        node = open_store(postgres_store_url)
+        assert isinstance(node, SqlMatchStore)
+        nodes.append(node)
+        await node.start()
+    try:
+        yield nodes
+    finally:
+        for node in nodes:
+            await node.close()
+
+
 async def ready_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
     if request.param == "memory":
         yield "memory://"

@@ -21,7 +21,6 @@ from app.players.rebuild import rebuild_ratings
 from app.players.standings import Standings
 from app.storage.models import PLAYER_PAIRS, PLAYERS, RATINGS
 from app.storage.sql_store import SqlMatchStore
-from app.storage.store import open_store
 from tests.storage.test_rating_writes import (
     circles_of,
     people,
@@ -186,31 +185,24 @@ async def test_random_ends_and_forgets_keep_the_circles_as_a_rebuild_counts_them
 
 
 @pytest.mark.postgres
-async def test_ends_on_two_nodes_at_once_keep_the_circles(postgres_store_url: str) -> None:
-    nodes = [open_store(postgres_store_url) for _ in range(2)]
-    for node in nodes:
-        await node.start()
-    try:
-        first = nodes[0]
-        assert isinstance(first, SqlMatchStore)
-        players = await people(first, *(f"P{n}" for n in range(6)))
-        chooser = random.Random(5)
-        ends = []
-        for index in range(30):
-            node = nodes[index % 2]
-            assert isinstance(node, SqlMatchStore)
-            chosen = chooser.sample(players, chooser.choice([2, 3]))
-            seats = [person(seat, pid) for seat, pid in enumerate(chosen)]
-            result = scored([chooser.randint(-40, 40) for _ in seats])
-            public = chooser.random() < 0.6
-            ends.append(play_and_end(node, f"m{index:02d}", seats, result, public=public))
-        await asyncio.gather(*ends[:20])
-        live = await assert_circles_hold(first)
-        await rebuild_ratings(first.engine)
-        assert await circles_of(first) == live
-        # The rest, with a player forgotten meanwhile.
-        await asyncio.gather(*ends[20:], forget(first, players[5]))
-        await assert_circles_hold(first)
-    finally:
-        for node in nodes:
-            await node.close()
+async def test_ends_on_two_nodes_at_once_keep_the_circles(
+    postgres_nodes: list[SqlMatchStore],
+) -> None:
+    first = postgres_nodes[0]
+    players = await people(first, *(f"P{n}" for n in range(6)))
+    chooser = random.Random(5)
+    ends = []
+    for index in range(30):
+        node = postgres_nodes[index % 2]
+        chosen = chooser.sample(players, chooser.choice([2, 3]))
+        seats = [person(seat, pid) for seat, pid in enumerate(chosen)]
+        result = scored([chooser.randint(-40, 40) for _ in seats])
+        public = chooser.random() < 0.6
+        ends.append(play_and_end(node, f"m{index:02d}", seats, result, public=public))
+    await asyncio.gather(*ends[:20])
+    live = await assert_circles_hold(first)
+    await rebuild_ratings(first.engine)
+    assert await circles_of(first) == live
+    # The rest, with a player forgotten meanwhile.
+    await asyncio.gather(*ends[20:], forget(first, players[5]))
+    await assert_circles_hold(first)

@@ -30,7 +30,7 @@ from app.storage.models import (
 )
 from app.storage.pair_counts import all_pairs
 from app.storage.sql_store import SqlMatchStore
-from app.storage.store import FINISHED, RatingUpdate, SeatRecord, StoreError, open_store
+from app.storage.store import FINISHED, RatingUpdate, SeatRecord, StoreError
 
 
 async def people(store: SqlMatchStore, *names: str) -> list[str]:
@@ -326,49 +326,40 @@ async def test_rebuilding_gives_exactly_the_numbers_the_live_updates_gave(
 
 @pytest.mark.postgres
 async def test_matches_ending_at_once_on_two_nodes_are_all_rated(
-    postgres_store_url: str,
+    postgres_nodes: list[SqlMatchStore],
 ) -> None:
-    nodes = [open_store(postgres_store_url) for _ in range(2)]
-    for node in nodes:
-        await node.start()
-    try:
-        first = nodes[0]
-        assert isinstance(first, SqlMatchStore)
-        ann, bob, cy = await people(first, "Ann", "Bob", "Cy")
-        trios = [[ann, bob, cy], [bob, cy, ann], [cy, ann, bob]]
-        ends = []
-        for index in range(24):
-            node = nodes[index % 2]
-            assert isinstance(node, SqlMatchStore)
-            order = trios[index % 3]
-            seats = [person(seat, pid) for seat, pid in enumerate(order)]
-            scores = [10, -4, -6] if index % 2 else [-3, 8, -5]
-            ends.append(play_and_end(node, f"m{index:02d}", seats, scored(scores)))
-        await asyncio.gather(*ends)
-        ratings = await ratings_of(first)
-        # Every end counted, once: each player played all 24.
-        assert {key: value[2] for key, value in ratings.items()} == {
-            (ann, "rummikub:3"): 24,
-            (bob, "rummikub:3"): 24,
-            (cy, "rummikub:3"): 24,
-        }
-        async with first.engine.connect() as connection:
-            seqs = sorted(
-                row.rating_seq for row in await connection.execute(select(MATCHES.c.rating_seq))
-            )
-        assert seqs == list(range(1, 25))
-        live_events, live_pairs = await events_of(first), await pairs_of(first)
-        assert live_pairs[(ann, bob)][:3] == (24, 24, 24)
-        live_circles = await circles_of(first)
-        assert live_circles[(ann, "rummikub:3")] == (2, 2)
-        await rebuild_ratings(first.engine)
-        assert await ratings_of(first) == ratings
-        assert await events_of(first) == live_events
-        assert await pairs_of(first) == live_pairs
-        assert await circles_of(first) == live_circles
-    finally:
-        for node in nodes:
-            await node.close()
+    first = postgres_nodes[0]
+    ann, bob, cy = await people(first, "Ann", "Bob", "Cy")
+    trios = [[ann, bob, cy], [bob, cy, ann], [cy, ann, bob]]
+    ends = []
+    for index in range(24):
+        node = postgres_nodes[index % 2]
+        order = trios[index % 3]
+        seats = [person(seat, pid) for seat, pid in enumerate(order)]
+        scores = [10, -4, -6] if index % 2 else [-3, 8, -5]
+        ends.append(play_and_end(node, f"m{index:02d}", seats, scored(scores)))
+    await asyncio.gather(*ends)
+    ratings = await ratings_of(first)
+    # Every end counted, once: each player played all 24.
+    assert {key: value[2] for key, value in ratings.items()} == {
+        (ann, "rummikub:3"): 24,
+        (bob, "rummikub:3"): 24,
+        (cy, "rummikub:3"): 24,
+    }
+    async with first.engine.connect() as connection:
+        seqs = sorted(
+            row.rating_seq for row in await connection.execute(select(MATCHES.c.rating_seq))
+        )
+    assert seqs == list(range(1, 25))
+    live_events, live_pairs = await events_of(first), await pairs_of(first)
+    assert live_pairs[(ann, bob)][:3] == (24, 24, 24)
+    live_circles = await circles_of(first)
+    assert live_circles[(ann, "rummikub:3")] == (2, 2)
+    await rebuild_ratings(first.engine)
+    assert await ratings_of(first) == ratings
+    assert await events_of(first) == live_events
+    assert await pairs_of(first) == live_pairs
+    assert await circles_of(first) == live_circles
 
 
 async def test_a_circle_reads_the_same_walking_the_board_or_sorting_its_members(
