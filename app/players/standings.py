@@ -116,7 +116,7 @@ class Standings:
         """Rated players of a mode by shown rating; with `circle_of`, only that player and
         those who shared a rated match with them (that the reader may see)."""
         order = (RATINGS.c.display.desc(), RATINGS.c.player_id.desc())
-        async with self.engine.connect() as connection:
+        async with reading(self.engine) as connection:
             if circle_of is None:
                 # The page is found in the ratings' index alone (mode, display, player_id: the
                 # order shown, so a deep offset skips index entries, not rows). Equal ratings
@@ -211,7 +211,7 @@ class Standings:
 
     async def rating_changes(self, match_id: str) -> dict[str, tuple[int, int]]:
         """Each rated player's shown rating before and after the match."""
-        async with self.engine.connect() as connection:
+        async with reading(self.engine) as connection:
             rows = await connection.execute(
                 select(
                     RATING_EVENTS.c.player_id,
